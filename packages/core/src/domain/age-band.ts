@@ -1,0 +1,42 @@
+/** Age bands as proto enum value names (the spec leaves their values open). */
+export const AgeBand = {
+  Unspecified: "AGE_BAND_UNSPECIFIED",
+  Under13: "AGE_BAND_UNDER_13",
+  From13To17: "AGE_BAND_13_TO_17",
+  Adult: "AGE_BAND_18_PLUS",
+} as const;
+export type AgeBand = (typeof AgeBand)[keyof typeof AgeBand];
+
+export const AGE_BAND_VALUES = [AgeBand.Unspecified, AgeBand.Under13, AgeBand.From13To17, AgeBand.Adult] as const;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Parses `YYYY-MM-DD` into its parts, or null when it is not a real calendar date. */
+export function parseBirthdate(text: string): { year: number; month: number; day: number } | null {
+  const m = DATE.exec(text);
+  if (!m) return null;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return { year, month, day };
+}
+
+/** Whole years from a birthdate to `now` (UTC). */
+export function ageOn(birthdate: { year: number; month: number; day: number }, now: Date): number {
+  let age = now.getUTCFullYear() - birthdate.year;
+  const beforeBirthday = now.getUTCMonth() + 1 < birthdate.month
+    || (now.getUTCMonth() + 1 === birthdate.month && now.getUTCDate() < birthdate.day);
+  if (beforeBirthday) age -= 1;
+  return age;
+}
+
+/** The age band of a birthdate on a given day; guests (no birthdate) are treated as under 13. */
+export function ageBandOf(birthdate: string | null, now: Date): AgeBand {
+  if (birthdate === null) return AgeBand.Under13;
+  const parsed = parseBirthdate(birthdate);
+  if (!parsed) return AgeBand.Unspecified;
+  const age = ageOn(parsed, now);
+  if (age < 13) return AgeBand.Under13;
+  if (age < 18) return AgeBand.From13To17;
+  return AgeBand.Adult;
+}

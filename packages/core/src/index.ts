@@ -1,0 +1,35 @@
+/**
+ * @playfield/core: the platform API described once — zod schemas, service
+ * descriptors, the proto3 JSON codec, error codes and pure domain rules.
+ * No I/O and no `node:` imports: it runs anywhere.
+ * @module
+ */
+
+// Symbols above the line are for users of the SDK.
+export { Code, codeToHttpStatus, codeFromHttpStatus, isCode } from "./errors/code.js";
+export { PlayfieldError, fail, type FieldIssue } from "./errors/playfield-error.js";
+export { toErrorJson, errorFromJson, type ErrorJson } from "./errors/error-json.js";
+export { AuthLevel, Scope } from "./api/auth-level.js";
+export { defineService, type MethodSpec, type MethodDesc, type ServiceDesc, type MethodInput, type MethodRequest, type MethodOutput } from "./api/define-service.js";
+export { services, allMethods, shapeTable, API_PACKAGE, type Services } from "./api/services.js";
+export { IdentityService } from "./api/identity-service.js";
+export { SocialService } from "./api/social-service.js";
+export { CatalogService } from "./api/catalog-service.js";
+export { SessionService } from "./api/session-service.js";
+export { EconomyService } from "./api/economy-service.js";
+export { CreatorService } from "./api/creator-service.js";
+export { AvatarService } from "./api/avatar-service.js";
+export { ChatService } from "./api/chat-service.js";
+export { SafetyService } from "./api/safety-service.js";
+export { DatastoreService } from "./api/datastore-service.js";
+export * as schemas from "./schemas/index.js";
+export { AgeBand, ageBandOf, parseBirthdate } from "./domain/age-band.js";
+export * from "./domain/account-rules.js";
+
+// Symbols below are for other Playfield packages and adapters.
+/** @private Internal code, does not follow semantic versioning. */
+export { string, int64, int32, double, bool, bytes, timestamp, list, map, protoEnum, message, type AnyMessage } from "./wire/fields.js";
+/** @private Internal code, does not follow semantic versioning. */
+export { addMessage, messageName, snakeCase, type ShapeTable, type MessageShape, type FieldShape, type FieldInfo } from "./wire/wire-shape.js";
+/** @private Internal code, does not follow semantic versioning. */
+export { readMessage, writeMessage, fillMessage } from "./wire/codec.js";

@@ -1,0 +1,2 @@
+// Schemas of the datastore service: filled in with the service's descriptor.
+export {};

@@ -1,0 +1,2 @@
+// Schemas of the economy service: filled in with the service's descriptor.
+export {};

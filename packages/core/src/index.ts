@@ -33,3 +33,8 @@ export { string, int64, int32, double, bool, bytes, timestamp, list, map, protoE
 export { addMessage, messageName, snakeCase, type ShapeTable, type MessageShape, type FieldShape, type FieldInfo } from "./wire/wire-shape.js";
 /** @private Internal code, does not follow semantic versioning. */
 export { readMessage, writeMessage, fillMessage } from "./wire/codec.js";
+/** @private Internal code, does not follow semantic versioning. */
+export { mintClaims, isExpired, TokenType, DEFAULT_LIFETIMES, type TokenClaims, type TokenLifetimes } from "./domain/token-claims.js";
+export type { Clock, ManualClock } from "./ports/clock.js";
+export { createManualClock } from "./ports/clock.js";
+export { defineTable, cursorOf, compareKeys, UniqueViolation, type Storage, type Tx, type TableDef, type IndexDef, type IndexKey, type Query, type KeyRange, type Cursor } from "./storage/port.js";

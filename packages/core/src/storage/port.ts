@@ -1,0 +1,111 @@
+/*
+ * The storage port: a small, async, transactional interface (think IndexedDB
+ * or DynamoDB tables with declared indexes) so that an SQL database, a
+ * key-value store or a distributed engine can sit behind the server. Types
+ * and data only: an adapter depends on @playfield/core alone.
+ */
+
+/** An index key: a tuple compared element by element (numbers before strings). */
+export type IndexKey = readonly (string | number)[];
+
+/** A secondary index of a table. */
+export interface IndexDef<Row> {
+  /** The row's key in this index, or null to leave the row out of it. */
+  key: (row: Row) => IndexKey | null;
+  /** At most one row per key: a put that would break it throws `UniqueViolation`. */
+  unique?: boolean;
+}
+
+/** A table: its name, its primary key and its indexes. Declared once, in `tables.ts`. */
+export interface TableDef<Row = unknown, I extends string = string> {
+  name: string;
+  primaryKey: (row: Row) => string;
+  indexes: Record<I, IndexDef<Row>>;
+}
+
+/** A typed helper to declare a table. */
+export function defineTable<Row>() {
+  return <I extends string>(def: TableDef<Row, I>): TableDef<Row, I> => def;
+}
+
+/** A range on the index key element right after the `equals` prefix. */
+export interface KeyRange {
+  gt?: string | number;
+  gte?: string | number;
+  lt?: string | number;
+  lte?: string | number;
+}
+
+/**
+ * A query on one index. Rows come in index-key order (ties by primary key),
+ * reversed with `order: "desc"`.
+ */
+export interface Query {
+  /** The leading elements of the index key that must match exactly. */
+  equals?: IndexKey;
+  /** Bounds on the next element after `equals`. */
+  range?: KeyRange;
+  order?: "asc" | "desc";
+  /** Rows to skip: the memory adapter does this in O(log n). */
+  offset?: number;
+  limit?: number;
+  /** Continue after this cursor (from `cursorOf`), exclusive; stable under inserts and deletes. */
+  after?: Cursor;
+}
+
+/** A position in an index: the row's full index key and its primary key. */
+export interface Cursor {
+  key: IndexKey;
+  id: string;
+}
+
+/** A transaction. Reads see the transaction's own writes. */
+export interface Tx {
+  get<R>(table: TableDef<R>, id: string): Promise<R | undefined>;
+  /** Inserts or replaces by primary key. Rows are stored as given: do not mutate them afterwards. */
+  put<R>(table: TableDef<R>, row: R): Promise<void>;
+  /** Deletes by primary key; answers whether the row existed. */
+  delete<R>(table: TableDef<R>, id: string): Promise<boolean>;
+  query<R>(table: TableDef<R>, index: string, query?: Query): Promise<R[]>;
+  /** How many rows match `equals` and `range` (offset, limit and after are ignored). O(log n) in the memory adapter. */
+  count<R>(table: TableDef<R>, index: string, query?: Pick<Query, "equals" | "range">): Promise<number>;
+}
+
+/** The port an adapter implements. */
+export interface Storage {
+  /**
+   * Runs `fn` all-or-nothing and serializable. An adapter may run `fn` again
+   * on a conflict, so `fn` has no side effects outside `tx`. If `fn` throws,
+   * nothing it wrote is kept and the error is rethrown.
+   */
+  transact<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Drops every row (tests reset between cases). */
+  clear(): Promise<void>;
+}
+
+/** Thrown by `put` when a unique index already holds the key for another row. */
+export class UniqueViolation extends Error {
+  override name = "UniqueViolation";
+  constructor(readonly table: string, readonly index: string, readonly key: IndexKey) {
+    super(`unique index ${table}.${index} already holds ${JSON.stringify(key)}`);
+  }
+}
+
+/** The cursor of a row in an index, to pass as `after`. */
+export function cursorOf<R>(table: TableDef<R>, index: string, row: R): Cursor {
+  const def = table.indexes[index];
+  if (!def) throw new Error(`no index ${table.name}.${index}`);
+  return { key: def.key(row) ?? [], id: table.primaryKey(row) };
+}
+
+/** Compares two index keys element by element; numbers sort before strings. */
+export function compareKeys(a: IndexKey, b: IndexKey): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i]!, y = b[i]!;
+    if (x === y) continue;
+    if (typeof x === typeof y) return x < y ? -1 : 1;
+    return typeof x === "number" ? -1 : 1;
+  }
+  return a.length - b.length;
+}

@@ -1,0 +1,6 @@
+import type { GeneratedFile } from "./generated-files.js";
+
+/** Not written yet. */
+export function clientTable(): GeneratedFile[] {
+  return [];
+}

@@ -66,7 +66,8 @@ export const Experience = message("Experience", {
   favorites: int64(),
   createdAt: timestamp(),
   updatedAt: timestamp(),
-  liveVersion: PlaceVersion,
+  // Absent until the first publish: the only nested message a caller may find missing.
+  liveVersion: PlaceVersion.optional(),
   startPlaceId: string(),
   hostingTier: string(),
   maxPlayers: int32(),

@@ -2,7 +2,12 @@ import { defineConfig } from "vitest/config";
 
 // Tests run from source: the "@playfield/source" export condition points
 // every workspace import at src/, so no build is needed to test.
-const sourceConditions = { resolve: { conditions: ["@playfield/source"] } };
+// Node tests resolve through Vite's SSR settings, so the condition goes there too.
+const conditions = ["@playfield/source"];
+const sourceConditions = {
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: conditions } },
+};
 
 export default defineConfig({
   ...sourceConditions,

@@ -10,6 +10,9 @@ type JsonObject = Record<string, Json>;
 
 const isObject = (v: Json): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** Map entries minus `__proto__`, which plain assignment would turn into a prototype. */
+const entries = (v: JsonObject) => Object.entries(v).filter(([k]) => k !== "__proto__");
+
 function snake(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
@@ -39,7 +42,7 @@ function readField(table: ShapeTable, shape: FieldShape, value: Json): Json {
     case "map": {
       if (!isObject(value)) return value;
       const out: JsonObject = {};
-      for (const [k, v] of Object.entries(value)) out[k] = readField(table, shape.value, v);
+      for (const [k, v] of entries(value)) out[k] = readField(table, shape.value, v);
       return out;
     }
   }
@@ -85,7 +88,7 @@ function writeField(table: ShapeTable, shape: FieldShape, value: Json): Json {
       return (value as Json[]).map((item) => writeField(table, shape.item, item));
     case "map": {
       const out: JsonObject = {};
-      for (const [k, v] of Object.entries(value as JsonObject)) out[k] = writeField(table, shape.value, v);
+      for (const [k, v] of entries(value as JsonObject)) out[k] = writeField(table, shape.value, v);
       return out;
     }
   }
@@ -141,7 +144,7 @@ function fillField(table: ShapeTable, shape: FieldShape, value: Json): Json {
       return Array.isArray(value) ? value.map((item) => fillField(table, shape.item, item)) : [];
     case "map": {
       const out: JsonObject = {};
-      if (isObject(value)) for (const [k, v] of Object.entries(value)) out[k] = fillField(table, shape.value, v);
+      if (isObject(value)) for (const [k, v] of entries(value)) out[k] = fillField(table, shape.value, v);
       return out;
     }
     default:

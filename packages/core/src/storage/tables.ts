@@ -1,0 +1,131 @@
+import { defineTable } from "./port.js";
+
+/*
+ * Every table of the platform and its indexes, declared once. Adapters read
+ * this module to create their tables and indexes; services use the same
+ * definitions to read and write. Rows are plain JSON data.
+ */
+
+export interface AccountSettingsRow {
+  whoCanMessage: "everyone" | "friends" | "nobody";
+  whoCanFriend: "everyone" | "friends" | "nobody";
+  whoCanJoin: "everyone" | "friends" | "nobody";
+  showOnlineStatus: boolean;
+  emailNotifications: boolean;
+  theme: string;
+}
+
+export interface UserRow {
+  id: string;
+  username: string;
+  /** The username lowercased: unique, so names are unique ignoring case. */
+  usernameKey: string;
+  displayName: string;
+  /** Null for guests. */
+  passwordHash: string | null;
+  /** `YYYY-MM-DD`; null for guests. Never shown to others. */
+  birthdate: string | null;
+  guest: boolean;
+  createdAt: number;
+  /** Set when the account is deleted: it can no longer sign in and its tokens stop working. */
+  deletedAt: number | null;
+  settings: AccountSettingsRow;
+}
+
+export const users = defineTable<UserRow>()({
+  name: "users",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byUsername: { key: (row) => [row.usernameKey], unique: true },
+  },
+});
+
+/** A device session: what a refresh token keeps alive. Access tokens name it in `sid`. */
+export interface DeviceRow {
+  id: string;
+  userId: string;
+  label: string;
+  createdAt: number;
+  lastUsedAt: number;
+  /** Refresh tokens stop working after this. */
+  expiresAt: number;
+  /** Set when signed out, revoked, replaced or the account is deleted. */
+  revokedAt: number | null;
+}
+
+export const devices = defineTable<DeviceRow>()({
+  name: "devices",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byUser: { key: (row) => [row.userId, row.createdAt] },
+  },
+});
+
+/** A refresh token, stored hashed. A rotated one presented again revokes its device. */
+export interface RefreshTokenRow {
+  hash: string;
+  deviceId: string;
+  userId: string;
+  rotated: boolean;
+}
+
+export const refreshTokens = defineTable<RefreshTokenRow>()({
+  name: "refresh_tokens",
+  primaryKey: (row) => row.hash,
+  indexes: {
+    byDevice: { key: (row) => [row.deviceId] },
+  },
+});
+
+/** A cross-host sign-on code (RFC 7636 S256), stored hashed. */
+export interface HandoffRow {
+  hash: string;
+  userId: string;
+  targetOrigin: string;
+  codeChallenge: string;
+  label: string;
+  expiresAt: number;
+  spent: boolean;
+}
+
+export const handoffs = defineTable<HandoffRow>()({
+  name: "handoffs",
+  primaryKey: (row) => row.hash,
+  indexes: {},
+});
+
+/** Failures counted against a key (a username or a client address) in a time window. */
+export interface ThrottleRow {
+  key: string;
+  failures: number;
+  windowStart: number;
+}
+
+export const throttles = defineTable<ThrottleRow>()({
+  name: "throttles",
+  primaryKey: (row) => row.key,
+  indexes: {},
+});
+
+/** A member of a game session: a game token is good while its row exists. */
+export interface SessionMemberRow {
+  /** `${sessionId}:${userId}` */
+  id: string;
+  sessionId: string;
+  userId: string;
+  experienceId: string;
+  joinedAt: number;
+  lastHeartbeatAt: number;
+}
+
+export const sessionMembers = defineTable<SessionMemberRow>()({
+  name: "session_members",
+  primaryKey: (row) => row.id,
+  indexes: {
+    bySession: { key: (row) => [row.sessionId, row.joinedAt] },
+    byUser: { key: (row) => [row.userId] },
+  },
+});
+
+/** Every table, for adapters that create them up front. */
+export const tables = [users, devices, refreshTokens, handoffs, throttles, sessionMembers] as const;

@@ -1,0 +1,109 @@
+import { DEFAULT_LIFETIMES, type Storage, type TokenLifetimes } from "@playfield/core";
+import { createTokenSigner } from "./crypto/create-token-signer.js";
+import { hashToken } from "./crypto/random-token.js";
+import type { SigningKey } from "./crypto/signing-key.js";
+import { createScryptHasher, FAST_TEST_COST } from "./crypto/create-scrypt-hasher.js";
+import { createFetchHandler, type FetchHandler, type RawRoute } from "./fetch-handler.js";
+import { createRandomIds } from "./ids.js";
+import { createMovableClock, type MovableClock } from "./movable-clock.js";
+import { createRouter, type Implementations } from "./router.js";
+import type { IdGenerator, PasswordHasher, ServerConfig, ServerDeps, TokenSigner } from "./server-deps.js";
+import { identityService } from "./services/identity.js";
+import { createMemoryStorage } from "./storage/memory-storage.js";
+import { createSeeder, type Seeder } from "./testing/seed.js";
+
+/** Options of a Playfield server. Every part is replaceable; every default is documented. */
+export interface ServerOptions {
+  /** Default: a movable real-time clock (`server.clock.advance(ms)` in tests). */
+  clock?: MovableClock;
+  /** Default: the in-memory adapter. */
+  storage?: Storage;
+  /** Default: node:crypto Ed25519 with one key generated at start. */
+  signer?: TokenSigner;
+  /** Signing keys for the default signer (the first signs, any verifies). */
+  keys?: SigningKey[];
+  /** Default: scrypt on node:crypto's thread pool; at a fast, weak cost when `environment` is "test". */
+  hasher?: PasswordHasher;
+  ids?: IdGenerator;
+  environment?: ServerConfig["environment"];
+  lifetimes?: Partial<TokenLifetimes>;
+  webOrigins?: string[];
+  signInThrottle?: Partial<ServerConfig["signInThrottle"]>;
+  validateResponses?: boolean;
+  /** Called with every failure that answered `internal`. Default: console.error. */
+  onInternalError?: (error: unknown) => void;
+}
+
+/** An in-memory Playfield server: a fetch handler plus what tests need around it. */
+export interface MemoryServer {
+  /** The server as a fetch handler: hand it to the client as its `fetch`, or to an adapter. */
+  fetch: FetchHandler;
+  clock: MovableClock;
+  deps: ServerDeps;
+  /** Seed helpers: users, guests, game tokens. */
+  seed: Seeder;
+  /** Drops every record (keys and configuration stay). */
+  reset(): Promise<void>;
+}
+
+/** Service implementations built so far; the others answer `unimplemented`. */
+export const implementations: Implementations = {
+  identity: identityService,
+};
+
+export function resolveConfig(options: ServerOptions): ServerConfig {
+  const environment = options.environment ?? "test";
+  return {
+    environment,
+    lifetimes: { ...DEFAULT_LIFETIMES, ...options.lifetimes },
+    webOrigins: options.webOrigins ?? [],
+    signInThrottle: {
+      perUsername: { limit: 5, windowMs: 15 * 60_000 },
+      perAddress: { limit: 50, windowMs: 15 * 60_000 },
+      ...options.signInThrottle,
+    },
+    handoffSeconds: 60,
+    validateResponses: options.validateResponses ?? true,
+  };
+}
+
+/**
+ * Creates an in-memory server in a few milliseconds, with no port: pass
+ * `server.fetch` to the client, to msw, or to `startServer` to listen.
+ *
+ * @example
+ * const server = createMemoryServer();
+ * const client = createClient({ baseUrl: "http://playfield.test", fetch: server.fetch });
+ */
+export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
+  const config = resolveConfig(options);
+  const clock = options.clock ?? createMovableClock();
+  const deps: ServerDeps = {
+    clock,
+    storage: options.storage ?? createMemoryStorage(),
+    signer: options.signer ?? createTokenSigner({ keys: options.keys }),
+    hasher: options.hasher ?? createScryptHasher(config.environment === "test" ? { cost: FAST_TEST_COST } : {}),
+    ids: options.ids ?? createRandomIds(),
+    config,
+    hashSecret: hashToken,
+  };
+  const rawRoutes: RawRoute[] = [
+    (request, url) => {
+      if (request.method !== "GET") return null;
+      if (url.pathname === "/healthz") return Response.json({ status: "ok" });
+      if (url.pathname === "/.well-known/jwks.json") {
+        return Response.json(deps.signer.jwks(), { headers: { "cache-control": "public, max-age=300" } });
+      }
+      return null;
+    },
+  ];
+  const onInternalError = options.onInternalError ?? ((error: unknown) => console.error("playfield: internal error", error));
+  const fetch = createFetchHandler(deps, createRouter(implementations), rawRoutes, onInternalError);
+  return {
+    fetch,
+    clock,
+    deps,
+    seed: createSeeder(deps),
+    reset: () => deps.storage.clear(),
+  };
+}

@@ -1,0 +1,41 @@
+import type { Clock, Storage, TokenLifetimes, ThrottleRule } from "@playfield/core";
+
+import type { PasswordHasher } from "./crypto/password-hasher.js";
+import type { TokenSigner } from "./crypto/token-signer.js";
+
+export type { PasswordHasher, TokenSigner };
+
+
+/** Makes ids and opaque secrets. Replaceable so tests can make them predictable. */
+export interface IdGenerator {
+  /** A new unique id, e.g. `usr_3kq…`. */
+  id(prefix: string): string;
+  /** A secret of 32 random bytes, base64url (refresh tokens, handoff codes). */
+  secret(): string;
+  /** A number of `digits` digits (guest names). */
+  digits(count: number): string;
+}
+
+/** What the server is configured with. Every value has a documented default. */
+export interface ServerConfig {
+  environment: "development" | "test" | "production";
+  lifetimes: TokenLifetimes;
+  /** Web origins that may receive a handoff code (main host, studio host, extra origins). */
+  webOrigins: string[];
+  signInThrottle: { perUsername: ThrottleRule; perAddress: ThrottleRule };
+  handoffSeconds: number;
+  /** Validate every answer against its schema (on by default; costs a few µs). */
+  validateResponses: boolean;
+}
+
+/** The injected parts a service implementation uses. */
+export interface ServerDeps {
+  clock: Clock;
+  storage: Storage;
+  signer: TokenSigner;
+  hasher: PasswordHasher;
+  ids: IdGenerator;
+  config: ServerConfig;
+  /** Hashes an opaque token for storage (SHA-256, hex). */
+  hashSecret(secret: string): string;
+}

@@ -1,0 +1,41 @@
+import { createHash } from "node:crypto";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeBase64url } from "../../src/crypto/base64url.js";
+import { hashToken, randomToken } from "../../src/crypto/random-token.js";
+
+describe("randomToken", () => {
+  it("should encode 32 random bytes by default", () => {
+    const token = randomToken();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(decodeBase64url(token)).toHaveLength(32);
+  });
+
+  it("should encode the number of bytes asked for", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 200 }), (bytes) => {
+      expect(decodeBase64url(randomToken(bytes))).toHaveLength(bytes);
+    }));
+  });
+
+  it("should not repeat itself", () => {
+    const tokens = new Set(Array.from({ length: 1000 }, () => randomToken(16)));
+    expect(tokens.size).toBe(1000);
+  });
+
+  it("should refuse a length that is not a positive whole number", () => {
+    expect(() => randomToken(0)).toThrow(RangeError);
+    expect(() => randomToken(1.5)).toThrow(RangeError);
+  });
+});
+
+describe("hashToken", () => {
+  it("should be the SHA-256 hex of the token's UTF-8 text", () => {
+    fc.assert(fc.property(fc.string(), (token) => {
+      expect(hashToken(token)).toBe(createHash("sha256").update(token, "utf8").digest("hex"));
+    }));
+  });
+
+  it("should hash the empty string to SHA-256's known empty digest", () => {
+    expect(hashToken("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  });
+});

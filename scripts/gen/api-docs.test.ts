@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import fc from "fast-check";
-import { addMessage, allMethods, bytes, defineService, int32, int64, list, map, message, protoEnum, services, shapeTable, string, type ShapeTable } from "../../packages/core/src/index.js";
+import { addMessage, allMethods, bytes, defineService, int32, int64, list, map, message, protoEnum, services, shapeTable, string, type ShapeTable } from "@playfield/core";
 import { anchorOf, apiDocs, renderApiDocs } from "./api-docs.js";
 import { fieldRules, type JsonSchema } from "./field-rules.js";
 

@@ -1,4 +1,4 @@
-import { API_PACKAGE, AuthLevel, codeToHttpStatus, messageName, services, shapeTable, type Code, type FieldInfo, type FieldShape, type MethodDesc, type ServiceDesc, type ShapeTable } from "../../packages/core/src/index.js";
+import { API_PACKAGE, AuthLevel, codeToHttpStatus, messageName, services, shapeTable, type Code, type FieldInfo, type FieldShape, type MethodDesc, type ServiceDesc, type ShapeTable } from "@playfield/core";
 import type { GeneratedFile } from "./generated-files.js";
 import { authLevelMeaning, authLevelWords } from "./auth-level-words.js";
 import { fieldRules, messageJsonSchemas, type JsonSchema } from "./field-rules.js";
@@ -170,8 +170,12 @@ function usesOf(shapes: ShapeTable, serviceList: readonly ServiceDesc[]): Map<st
   for (const service of serviceList) {
     for (const method of methodsOf(service)) {
       const heading = methodHeading(service, method);
-      add(messageName(method.input), `${link(heading, heading)} request`);
-      add(messageName(method.output), `${link(heading, heading)} response`);
+      const [input, output] = [messageName(method.input), messageName(method.output)];
+      if (input === output) add(input, `${link(heading, heading)} request and response`);
+      else {
+        add(input, `${link(heading, heading)} request`);
+        add(output, `${link(heading, heading)} response`);
+      }
     }
   }
   const visit = (owner: string, shape: FieldShape): void => {

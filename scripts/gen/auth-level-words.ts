@@ -1,4 +1,4 @@
-import type { AuthLevel } from "../../packages/core/src/index.js";
+import type { AuthLevel } from "@playfield/core";
 
 /** AuthLevelWords names each auth level as the spec's endpoint tables do. */
 export const authLevelWords: Record<AuthLevel, string> = {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AnyMessage, FieldShape } from "../../packages/core/src/index.js";
+import type { AnyMessage, FieldShape } from "@playfield/core";
 
 /*
  * Field rules for the API reference, read from the zod schemas through

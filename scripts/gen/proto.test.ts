@@ -6,8 +6,8 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import fc from "fast-check";
-import { allMethods, defineService, int32, int64, list, map, message, protoEnum, services, shapeTable, snakeCase, string, addMessage, type ShapeTable } from "../../packages/core/src/index.js";
-import { PROTO_PATH, protoFile, protoType, renderProto } from "./proto.js";
+import { allMethods, defineService, int32, int64, list, map, message, protoEnum, services, shapeTable, snakeCase, string, addMessage, type ShapeTable } from "@playfield/core";
+import { PROTO_PATH, PROTO_ROOT, protoFile, protoType, renderProto } from "./proto.js";
 
 const buf = join(dirname(createRequire(import.meta.url).resolve("@bufbuild/buf/package.json")), "bin", "buf");
 const workDirs: string[] = [];
@@ -16,35 +16,56 @@ afterAll(() => { for (const dir of workDirs) rmSync(dir, { recursive: true, forc
 interface BufResult { ok: boolean; output: string; image?: FileDescriptorSet }
 interface FileDescriptorSet { file: { name: string; package?: string; messageType?: { name: string; field?: { name: string; number: number; jsonName: string; label: string; type: string; typeName?: string; proto3Optional?: boolean }[] }[]; service?: { name: string; method?: { name: string; inputType: string; outputType: string }[] }[]; enumType?: { name: string; value: { name: string; number: number }[] }[] }[] }
 
-/** Compiles a proto text with buf in a fresh module; returns buf's output and, on success, the descriptors as JSON. */
-function bufBuild(content: string, path = PROTO_PATH.replace(/^docs\/proto\//, "")): BufResult {
-  const dir = mkdtempSync(join(tmpdir(), "playfield-proto-"));
-  workDirs.push(dir);
-  writeFileSync(join(dir, "buf.yaml"), "version: v2\n");
-  mkdirSync(dirname(join(dir, path)), { recursive: true });
-  writeFileSync(join(dir, path), content);
-  const out = join(dir, "image.json");
+/** Runs buf in a module directory; returns its output when it fails. */
+function runBuf(args: readonly string[]): { ok: boolean; output: string } {
   try {
-    execFileSync(buf, ["build", dir, "--exclude-source-info", "-o", out], { stdio: "pipe", encoding: "utf8" });
+    execFileSync(buf, args, { stdio: "pipe", encoding: "utf8" });
+    return { ok: true, output: "" };
   } catch (error) {
     const e = error as { stderr?: string; stdout?: string; message: string };
     return { ok: false, output: `${e.stderr ?? ""}${e.stdout ?? ""}` || e.message };
   }
-  const image = JSON.parse(readFileSync(out, "utf8")) as FileDescriptorSet;
-  return { ok: true, output: "", image };
 }
 
-describe("protoFile", () => {
-  const [file] = protoFile();
-  const result = bufBuild(file!.content);
+/** Writes files (paths inside the module) into a fresh directory, with a bare buf.yaml unless one is given. */
+function writeModule(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "playfield-proto-"));
+  workDirs.push(dir);
+  for (const [path, content] of Object.entries({ "buf.yaml": "version: v2\n", ...files })) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
 
-  it("should write one file at the package's path", () => {
-    expect(protoFile().map((f) => f.path)).toEqual(["docs/proto/svc/platform/v1/platform.proto"]);
+/** Compiles a buf module; returns buf's output and, on success, the descriptors as JSON. */
+function bufBuild(dir: string): BufResult {
+  const out = join(dir, "image.json");
+  const result = runBuf(["build", dir, "--exclude-source-info", "-o", out]);
+  if (!result.ok) return result;
+  return { ...result, image: JSON.parse(readFileSync(out, "utf8")) as FileDescriptorSet };
+}
+
+const inModule = (path: string) => path.slice(`${PROTO_ROOT}/`.length);
+/** A proto text alone at the API's path in a bare module. */
+const protoModule = (content: string) => writeModule({ [inModule(PROTO_PATH)]: content });
+
+describe("protoFile", () => {
+  const files = protoFile();
+  const dir = writeModule(Object.fromEntries(files.map((f) => [inModule(f.path), f.content])));
+  const result = bufBuild(dir);
+
+  it("should write the proto at the package's path in a buf module", () => {
+    expect(files.map((f) => f.path)).toEqual(["docs/proto/buf.yaml", "docs/proto/svc/platform/v1/platform.proto"]);
   });
 
   it("should compile with buf with no error", () => {
     expect(result.output).toBe("");
     expect(result.ok).toBe(true);
+  });
+
+  it("should pass buf lint with the module's configuration (enum values prefixed, names cased)", () => {
+    expect(runBuf(["lint", dir])).toEqual({ ok: true, output: "" });
   });
 
   it("should declare every service and every method of the descriptors with its request and response", () => {
@@ -141,14 +162,14 @@ describe("renderProto", () => {
 
   it("should compile with buf, with the struct import that nested lists and maps need", () => {
     expect(text).toContain('import "google/protobuf/struct.proto";');
-    const result = bufBuild(text);
+    const result = bufBuild(protoModule(text));
     expect(result.output).toBe("");
     const outer = result.image!.file.find((f) => f.name.endsWith("platform.proto"))!.messageType!.find((m) => m.name === "Outer")!;
     expect(outer.field!.find((f) => f.name === "maybe")!.proto3Optional).toBe(true);
   });
 
   it("should report buf errors, so a broken proto fails the test", () => {
-    const result = bufBuild(text.replace("message Inner {", "message Inner { Missing broken = 99;"));
+    const result = bufBuild(protoModule(text.replace("message Inner {", "message Inner { Missing broken = 99;")));
     expect(result.ok).toBe(false);
     expect(result.output).toMatch(/Missing/);
   });

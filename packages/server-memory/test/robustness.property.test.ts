@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { allMethods, isCode } from "@playfield/core";
+import { createMemoryServer } from "../src/create-memory-server.js";
+import { rpc } from "./rpc.js";
+
+/*
+ * No request body of any shape makes any method answer 500 or hang: bad input
+ * is the caller's mistake and gets a 4xx error JSON with a known code.
+ */
+
+const methods = allMethods();
+
+describe("any body to any method", () => {
+  it("should answer a known error code or success, never 500, within the test timeout", async () => {
+    const server = createMemoryServer({ onInternalError: (error) => { throw error; } });
+    const account = await server.seed.user();
+    const game = await server.seed.gameToken(account);
+    const tokens = [undefined, account.accessToken, game, "garbage"];
+    const body = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.string(),
+      fc.dictionary(fc.constantFrom("username", "user_name", "password", "birthdate", "refreshToken", "scope", "code", "codeVerifier", "targetOrigin", "codeChallenge", "deviceId", "experienceId", "key", "value", "store", "limit", "price", "whoCanMessage", "__proto__", "constructor"), fc.jsonValue()).map((v) => JSON.stringify(v)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...methods), body, fc.constantFrom(...tokens), async (method, text, token) => {
+        const { status, body: answer } = await rpc(server.fetch, method.path, text, token);
+        expect(status).not.toBe(500);
+        if (status !== 200) expect(isCode(answer.code), JSON.stringify(answer)).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("should refuse a body that is not JSON, not an object, or sent as another content type", async () => {
+    const server = createMemoryServer();
+    const path = "/svc.platform.v1.IdentityService/SignIn";
+    for (const text of ["{", "[]", "null", "42", "\"x\""]) {
+      const { status, body } = await rpc(server.fetch, path, text);
+      expect([status, body.code]).toEqual([400, "invalid_argument"]);
+      expect(String(body.message)).toMatch(/^body: /);
+    }
+    const form = await server.fetch(new Request(`http://playfield.test${path}`, { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" }));
+    expect(form.status).toBe(400);
+    expect(((await form.json()) as { message: string }).message).toMatch(/content-type/);
+  });
+
+  it("should treat an empty body as {}", async () => {
+    const server = createMemoryServer();
+    const response = await server.fetch(new Request("http://playfield.test/svc.platform.v1.IdentityService/StartGuest", { method: "POST" }));
+    expect(response.status).toBe(200);
+  });
+
+  it("should answer unimplemented (404) for an unknown service or method, and not_found for other paths", async () => {
+    const server = createMemoryServer();
+    expect((await rpc(server.fetch, "/svc.platform.v1.NoService/Nothing")).body.code).toBe("unimplemented");
+    expect((await rpc(server.fetch, "/svc.platform.v1.IdentityService/Nothing")).status).toBe(404);
+    const other = await server.fetch(new Request("http://playfield.test/nowhere"));
+    expect([other.status, ((await other.json()) as { code: string }).code]).toEqual([404, "not_found"]);
+  });
+});

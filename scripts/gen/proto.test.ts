@@ -106,7 +106,7 @@ describe("protoFile", () => {
 
 describe("renderProto", () => {
   const Color = protoEnum("Color", ["COLOR_UNSPECIFIED", "COLOR_RED"] as const);
-  const Inner = message("Inner", { n: int32() });
+  const Inner = message("Inner", { n: int32(z.int32().min(0).max(9)) });
   const Outer = message("Outer", {
     userId: string(),
     count: int64(),
@@ -151,6 +151,11 @@ describe("renderProto", () => {
       "  map<string, google.protobuf.Struct> nested = 11;",
       "}",
     ].join("\n"));
+  });
+
+  it("should write a field's rules as a trailing comment", () => {
+    expect(text).toContain("message Inner {\n  int32 n = 1; // 0 to 9\n}");
+    expect(text).toContain("  string user_id = 1;\n");
   });
 
   it("should write empty messages as `message X {}` and a message used both ways once", () => {

@@ -1,6 +1,7 @@
 import { API_PACKAGE, messageName, services, shapeTable, snakeCase, type FieldInfo, type FieldShape, type MethodDesc, type ServiceDesc, type ShapeTable } from "@playfield/core";
 import type { GeneratedFile } from "./generated-files.js";
 import { authLevelWords } from "./auth-level-words.js";
+import { fieldRules, messageJsonSchemas, type JsonSchema } from "./field-rules.js";
 
 /*
  * The .proto file of the whole API, derived from the wire shapes and the
@@ -100,9 +101,17 @@ function renderEnum(name: string, values: readonly string[]): string {
   return `enum ${name} {\n${lines.join("\n")}\n}`;
 }
 
-function renderMessage(name: string, fields: readonly FieldInfo[]): string {
+/** A field's declaration, with its rules (lengths, ranges, allowed values) as a trailing comment. */
+function renderField(field: FieldInfo, number: number, schema: JsonSchema | undefined): string {
+  const declaration = `  ${protoFieldType(field)} ${snakeCase(field.name)} = ${number};`;
+  const rules = schema ? fieldRules(schema, field.shape).join("; ").replace(/\s+/g, " ") : "";
+  return rules ? `${declaration} // ${rules}` : declaration;
+}
+
+function renderMessage(name: string, fields: readonly FieldInfo[], schema: JsonSchema | undefined): string {
   if (fields.length === 0) return `message ${name} {}`;
-  const lines = fields.map((field, i) => `  ${protoFieldType(field)} ${snakeCase(field.name)} = ${i + 1};`);
+  const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+  const lines = fields.map((field, i) => renderField(field, i + 1, properties[field.name]));
   return `message ${name} {\n${lines.join("\n")}\n}`;
 }
 
@@ -123,9 +132,11 @@ function renderService(service: ServiceDesc): string {
   return `${comment(service.summary)}\nservice ${name} ${body}`;
 }
 
-/** The text of the .proto file for the given wire shapes and services. */
+/** The text of the .proto file for the given wire shapes and services (whose schemas give the field rules). */
 export function renderProto(table: ShapeTable, serviceList: readonly ServiceDesc[]): string {
   const messages = Object.values(table);
+  const schemas = messageJsonSchemas(serviceList.flatMap((service) =>
+    (Object.values(service.methods) as MethodDesc[]).flatMap((method) => [method.input, method.output])));
   const needsStruct = messages.some((message) => message.fields.some((field) => usesStruct(field.shape)));
   const parts = [
     [
@@ -136,7 +147,7 @@ export function renderProto(table: ShapeTable, serviceList: readonly ServiceDesc
     `package ${API_PACKAGE};`,
     ...(needsStruct ? [`import "${STRUCT_IMPORT}";`] : []),
     ...[...enumsOf(table)].map(([name, values]) => renderEnum(name, values)),
-    ...messages.map((message) => renderMessage(message.name, message.fields)),
+    ...messages.map((message) => renderMessage(message.name, message.fields, schemas[message.name])),
     ...serviceList.map(renderService),
   ];
   return `${parts.join("\n\n")}\n`;

@@ -4,3 +4,7 @@
  */
 export { readMessage, writeMessage, fillMessage } from "./codec.js";
 export type { FieldShape, FieldInfo, MessageShape, ShapeTable, ScalarType } from "./wire-shape.js";
+// The error types too, so that a client can throw and test them with no zod.
+export { Code, codeToHttpStatus, codeFromHttpStatus, isCode } from "../errors/code.js";
+export { PlayfieldError, type FieldIssue } from "../errors/playfield-error.js";
+export { toErrorJson, errorFromJson, type ErrorJson } from "../errors/error-json.js";

@@ -15,5 +15,5 @@ export const authLevelMeaning: Record<AuthLevel, string> = {
   optional: "Anyone. A valid access token personalises the answer (fields such as `favorited` or `owned`).",
   guest: "Any signed-in user: an account or a guest, with an access token.",
   account: "A signed-in account with an access token; guests get `permission_denied`.",
-  game: "A game token from `SessionService.Join`, valid while its player is in that session.",
+  game: "A game token from `SessionService.Join`, valid while its player is in that session; after the player leaves, `permission_denied`.",
 };

@@ -36,8 +36,10 @@ export interface ServerOptions {
 
 /** An in-memory Playfield server: a fetch handler plus what tests need around it. */
 export interface MemoryServer {
-  /** The server as a fetch handler: hand it to the client as its `fetch`, or to an adapter. */
-  fetch: FetchHandler;
+  /** The server as a `fetch` function (same signature as the global one): hand it to the client. */
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  /** The server as a fetch handler `(Request, env) => Response`, for adapters. */
+  handle: FetchHandler;
   clock: MovableClock;
   deps: ServerDeps;
   /** Seed helpers: users, guests, game tokens. */
@@ -98,9 +100,10 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
     },
   ];
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error("playfield: internal error", error));
-  const fetch = createFetchHandler(deps, createRouter(implementations), rawRoutes, onInternalError);
+  const handle = createFetchHandler(deps, createRouter(implementations), rawRoutes, onInternalError);
   return {
-    fetch,
+    handle,
+    fetch: (input, init) => handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
     clock,
     deps,
     seed: createSeeder(deps),

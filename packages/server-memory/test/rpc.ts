@@ -1,7 +1,7 @@
 import type { FetchHandler } from "../src/fetch-handler.js";
 
 /** A raw Connect unary call through a fetch handler: status and parsed JSON body. */
-export async function rpc(fetch: FetchHandler, path: string, body: unknown = {}, token?: string, headers: Record<string, string> = {}) {
+export async function rpc(fetch: FetchHandler | ((r: Request) => Promise<Response>), path: string, body: unknown = {}, token?: string, headers: Record<string, string> = {}) {
   const response = await fetch(new Request(`http://playfield.test${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },

@@ -1,0 +1,2 @@
+/** The in-memory storage adapter. */
+export { createMemoryStorage } from "./memory-storage.js";

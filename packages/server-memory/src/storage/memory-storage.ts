@@ -1,0 +1,102 @@
+/*
+ * The in-memory storage adapter: the server's default and what test suites
+ * run. Transactions run one at a time, in call order, so each is trivially
+ * serializable. A transaction writes straight into the tables (its reads,
+ * queries and counts see its writes with no merging) and keeps an undo log;
+ * if its function throws, the log puts every row back before the error is
+ * rethrown, and no other transaction ever saw the partial state.
+ */
+import type { Query, Storage, TableDef, Tx } from "@playfield/core";
+import { createTableStore, type StoredRow, type TableStore } from "./table-store.js";
+
+/** What one write replaced, to undo it. */
+interface UndoRecord {
+  store: TableStore;
+  id: string;
+  previous: StoredRow | undefined;
+}
+
+/**
+ * Creates an empty in-memory storage. Tables are known by name and set up on
+ * first use; every index (and the primary key, as the index `"primary"`) is
+ * an order-statistic tree, so gets, puts, counts, offsets and pages cost
+ * O(log n).
+ *
+ * @example
+ * const storage = createMemoryStorage();
+ * await storage.transact(async (tx) => tx.put(Scores, { id: "u1", board: "b", score: 10 }));
+ * const top = await storage.transact((tx) => tx.query(Scores, "byScore", { equals: ["b"], order: "desc", limit: 10 }));
+ */
+export function createMemoryStorage(): Storage {
+  const stores = new Map<string, TableStore>();
+  // The tail of the queue of transactions: each starts when the one before it settles.
+  let tail: Promise<unknown> = Promise.resolve();
+
+  function storeOf<R>(table: TableDef<R>): TableStore<R> {
+    let store = stores.get(table.name);
+    if (!store) {
+      store = createTableStore(table as TableDef<unknown>);
+      stores.set(table.name, store);
+    }
+    return store as TableStore<R>;
+  }
+
+  function enqueue<T>(run: () => Promise<T>): Promise<T> {
+    const result = tail.then(run);
+    tail = result.catch(() => undefined);
+    return result;
+  }
+
+  async function runTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const undo: UndoRecord[] = [];
+    let open = true;
+    const live = () => {
+      if (!open) throw new Error("transaction already finished: use the tx only inside its transact callback");
+    };
+    const tx: Tx = {
+      async get<R>(table: TableDef<R>, id: string) {
+        live();
+        return storeOf(table).get(id);
+      },
+      async put<R>(table: TableDef<R>, row: R) {
+        live();
+        const store = storeOf(table);
+        const { id, stored } = store.prepare(row);
+        undo.push({ store: store as TableStore, id, previous: store.write(id, stored) as StoredRow | undefined });
+      },
+      async delete<R>(table: TableDef<R>, id: string) {
+        live();
+        const store = storeOf(table);
+        if (store.get(id) === undefined) return false;
+        undo.push({ store: store as TableStore, id, previous: store.write(id, undefined) as StoredRow | undefined });
+        return true;
+      },
+      async query<R>(table: TableDef<R>, index: string, query: Query = {}) {
+        live();
+        return storeOf(table).query(index, query);
+      },
+      async count<R>(table: TableDef<R>, index: string, query: Pick<Query, "equals" | "range"> = {}) {
+        live();
+        return storeOf(table).count(index, query);
+      },
+    };
+    try {
+      return await fn(tx);
+    } catch (error) {
+      for (let i = undo.length - 1; i >= 0; i--) {
+        const { store, id, previous } = undo[i]!;
+        store.write(id, previous);
+      }
+      throw error;
+    } finally {
+      open = false;
+    }
+  }
+
+  return {
+    transact: (fn) => enqueue(() => runTransaction(fn)),
+    clear: () => enqueue(async () => {
+      for (const store of stores.values()) store.clear();
+    }),
+  };
+}

@@ -1,0 +1,655 @@
+/*
+ * The storage conformance suite: every rule of the storage port, as Vitest
+ * tests, run over any adapter. The in-memory adapter runs it; an integrator
+ * proves an adapter the same way:
+ *
+ *   storageContract("postgres", () => createPostgresStorage(pool));
+ *
+ * It uses only the port (`@playfield/core`) and declares its own tables, so
+ * it knows nothing of any adapter's internals. Rows are compared by value
+ * (`toEqual`): an adapter may return copies. Every test starts from `clear()`.
+ */
+import { UniqueViolation, compareKeys, cursorOf, defineTable, type Cursor, type IndexKey, type KeyRange, type Query, type Storage, type TableDef, type Tx } from "@playfield/core";
+import fc from "fast-check";
+import { beforeEach, describe, expect, it } from "vitest";
+
+/** Tuning for slow adapters (a networked database, for example). */
+export interface StorageContractOptions {
+  /** Runs per property test (default 30). */
+  numRuns?: number;
+  /** Timeout per test in milliseconds (default 30 000). */
+  timeout?: number;
+}
+
+/** The index name that queries a table by primary key, ordered by id (key `[id]`). */
+const PRIMARY = "primary";
+
+interface Account { id: string; owner: string; balance: number; email: string | null }
+const Accounts = defineTable<Account>()({
+  name: "contract_accounts",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byOwner: { key: (row) => [row.owner, row.balance] },
+    byEmail: { key: (row) => (row.email === null ? null : [row.email]), unique: true },
+  },
+});
+
+interface Score { id: string; board: string; score: number }
+const Scores = defineTable<Score>()({
+  name: "contract_scores",
+  primaryKey: (row) => row.id,
+  indexes: { byScore: { key: (row) => [row.board, row.score] } },
+});
+
+/** Rows whose keys mix numbers and strings, for ordering rules and the model test. */
+interface Item { id: string; group: string | number; n: number; tag: string | null }
+const Items = defineTable<Item>()({
+  name: "contract_items",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byGroup: { key: (row) => [row.group, row.n] },
+    byTag: { key: (row) => (row.tag === null ? null : [row.tag]), unique: true },
+  },
+});
+
+interface Member { id: string; room: string }
+const Members = defineTable<Member>()({
+  name: "contract_members",
+  primaryKey: (row) => row.id,
+  indexes: { byRoom: { key: (row) => [row.room] } },
+});
+
+/** Lets other transactions run, if the adapter interleaves them. */
+const pause = (turns = 1) => new Promise<void>((resolve) => {
+  let left = turns;
+  const step = () => (left-- <= 0 ? resolve() : setTimeout(step, 0));
+  step();
+});
+
+const account = (id: string, owner: string, balance: number, email: string | null = null): Account => ({ id, owner, balance, email });
+const score = (id: string, value: number, board = "b"): Score => ({ id, board, score: value });
+const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
+
+/**
+ * Registers the storage conformance tests for one adapter.
+ *
+ * @param name - shown in the test names.
+ * @param makeStorage - makes the storage under test; called before each test, which then calls `clear()`.
+ */
+export function storageContract(name: string, makeStorage: () => Storage | Promise<Storage>, options: StorageContractOptions = {}): void {
+  const numRuns = options.numRuns ?? 30;
+  const timeout = options.timeout ?? 30_000;
+
+  describe(`storage contract: ${name}`, { timeout }, () => {
+    let storage: Storage;
+    beforeEach(async () => {
+      storage = await makeStorage();
+      await storage.clear();
+    });
+
+    const run = <T>(fn: (tx: Tx) => Promise<T>) => storage.transact(fn);
+    const putAll = <R>(table: TableDef<R>, rows: readonly R[]) => run(async (tx) => {
+      for (const row of rows) await tx.put(table, row);
+    });
+    const query = <R>(table: TableDef<R>, index: string, q?: Query) => run((tx) => tx.query(table, index, q));
+    const count = <R>(table: TableDef<R>, index: string, q?: Pick<Query, "equals" | "range">) => run((tx) => tx.count(table, index, q));
+
+    describe("Tx.get", () => {
+      it("should answer undefined for a row that does not exist", async () => {
+        expect(await run((tx) => tx.get(Accounts, "nobody"))).toBeUndefined();
+      });
+
+      it("should answer a row put by an earlier transaction", async () => {
+        await putAll(Accounts, [account("a1", "ann", 10, "ann@example.com")]);
+        expect(await run((tx) => tx.get(Accounts, "a1"))).toEqual(account("a1", "ann", 10, "ann@example.com"));
+      });
+
+      it("should keep tables apart: the same id in two tables names two rows", async () => {
+        await putAll(Accounts, [account("x", "ann", 1)]);
+        await putAll(Scores, [score("x", 5)]);
+        expect(await run((tx) => tx.get(Accounts, "x"))).toEqual(account("x", "ann", 1));
+        expect(await run((tx) => tx.get(Scores, "x"))).toEqual(score("x", 5));
+      });
+    });
+
+    describe("Tx.put", () => {
+      it("should replace the row with the same primary key, index entries included", async () => {
+        await putAll(Accounts, [account("a1", "ann", 10)]);
+        await putAll(Accounts, [account("a1", "bob", 20)]);
+        expect(await run((tx) => tx.get(Accounts, "a1"))).toEqual(account("a1", "bob", 20));
+        expect(await query(Accounts, "byOwner", { equals: ["ann"] })).toEqual([]);
+        expect(await query(Accounts, "byOwner", { equals: ["bob"] })).toEqual([account("a1", "bob", 20)]);
+        expect(await count(Accounts, "byOwner")).toBe(1);
+      });
+
+      it("should leave a row out of an index whose key is null", async () => {
+        await putAll(Accounts, [account("a1", "ann", 1, "a@x"), account("a2", "ann", 2)]);
+        expect(ids(await query(Accounts, "byEmail"))).toEqual(["a1"]);
+        expect(await count(Accounts, "byEmail")).toBe(1);
+        expect(await count(Accounts, "byOwner")).toBe(2);
+      });
+
+      it("should take a row out of an index when its key becomes null", async () => {
+        await putAll(Accounts, [account("a1", "ann", 1, "a@x")]);
+        await putAll(Accounts, [account("a1", "ann", 1)]);
+        expect(await query(Accounts, "byEmail")).toEqual([]);
+      });
+    });
+
+    describe("Tx.delete", () => {
+      it("should answer true and remove the row from reads, queries and counts", async () => {
+        await putAll(Accounts, [account("a1", "ann", 1, "a@x"), account("a2", "ann", 2)]);
+        expect(await run((tx) => tx.delete(Accounts, "a1"))).toBe(true);
+        expect(await run((tx) => tx.get(Accounts, "a1"))).toBeUndefined();
+        expect(ids(await query(Accounts, "byOwner"))).toEqual(["a2"]);
+        expect(await count(Accounts, "byEmail")).toBe(0);
+      });
+
+      it("should answer false when there was no such row", async () => {
+        expect(await run((tx) => tx.delete(Accounts, "nobody"))).toBe(false);
+      });
+    });
+
+    describe("Storage.transact", () => {
+      it("should resolve to what the function returns", async () => {
+        expect(await run(async () => 42)).toBe(42);
+      });
+
+      it("should let a transaction read its own writes in get, query and count", async () => {
+        await putAll(Scores, [score("s1", 5), score("s2", 7)]);
+        const seen = await run(async (tx) => {
+          await tx.put(Scores, score("s3", 6));
+          await tx.delete(Scores, "s2");
+          await tx.put(Scores, score("s1", 9));
+          return {
+            s1: await tx.get(Scores, "s1"),
+            s2: await tx.get(Scores, "s2"),
+            order: ids(await tx.query(Scores, "byScore", { equals: ["b"] })),
+            above5: await tx.count(Scores, "byScore", { equals: ["b"], range: { gt: 5 } }),
+          };
+        });
+        expect(seen).toEqual({ s1: score("s1", 9), s2: undefined, order: ["s3", "s1"], above5: 2 });
+      });
+
+      it("should keep nothing a failing transaction wrote, and rethrow its error", async () => {
+        await putAll(Accounts, [account("a1", "ann", 10, "a@x"), account("a2", "bob", 20)]);
+        const boom = new Error("boom");
+        await expect(run(async (tx) => {
+          await tx.put(Accounts, account("a1", "ann", 99, "new@x"));
+          await tx.delete(Accounts, "a2");
+          await tx.put(Accounts, account("a3", "cat", 30, "a@x-free"));
+          throw boom;
+        })).rejects.toBe(boom);
+        expect(await run((tx) => tx.get(Accounts, "a1"))).toEqual(account("a1", "ann", 10, "a@x"));
+        expect(await run((tx) => tx.get(Accounts, "a2"))).toEqual(account("a2", "bob", 20));
+        expect(await run((tx) => tx.get(Accounts, "a3"))).toBeUndefined();
+        expect(await query(Accounts, "byOwner")).toEqual([account("a1", "ann", 10, "a@x"), account("a2", "bob", 20)]);
+        expect(ids(await query(Accounts, "byEmail", { equals: ["a@x"] }))).toEqual(["a1"]);
+        expect(await count(Accounts, "byEmail", { equals: ["new@x"] })).toBe(0);
+      });
+
+      it("should give the exact total for 100 concurrent read-modify-write increments", async () => {
+        await putAll(Accounts, [account("counter", "sys", 0)]);
+        await Promise.all(Array.from({ length: 100 }, () => run(async (tx) => {
+          const row = await tx.get(Accounts, "counter");
+          await pause();
+          await tx.put(Accounts, { ...row!, balance: row!.balance + 1 });
+        })));
+        expect((await run((tx) => tx.get(Accounts, "counter")))?.balance).toBe(100);
+      });
+
+      it("should not let concurrent check-then-insert transactions exceed a limit (no write skew)", async () => {
+        const capacity = 5;
+        const joined = await Promise.all(Array.from({ length: 20 }, (_, i) => run(async (tx) => {
+          const members = await tx.count(Members, "byRoom", { equals: ["r1"] });
+          await pause();
+          if (members >= capacity) return false;
+          await tx.put(Members, { id: `m${i}`, room: "r1" });
+          return true;
+        })));
+        expect(joined.filter(Boolean)).toHaveLength(capacity);
+        expect(await count(Members, "byRoom", { equals: ["r1"] })).toBe(capacity);
+      });
+
+      it("should keep money constant under concurrent transfers in any interleaving", async () => {
+        const names = ["a0", "a1", "a2", "a3"];
+        await fc.assert(fc.asyncProperty(fc.array(transfer(names), { minLength: 1, maxLength: 16 }), async (transfers) => {
+          await storage.clear();
+          await putAll(Accounts, names.map((id) => account(id, "bank", 100)));
+          const applied = await Promise.all(transfers.map((t) => run(async (tx) => {
+            const from = await tx.get(Accounts, t.from);
+            await pause(t.pauses);
+            const to = await tx.get(Accounts, t.to);
+            if (!from || !to || from.balance < t.amount) return false;
+            await tx.put(Accounts, { ...from, balance: from.balance - t.amount });
+            // Re-read: `to` may be `from` when a transfer goes to the same account.
+            const target = (await tx.get(Accounts, t.to))!;
+            await tx.put(Accounts, { ...target, balance: target.balance + t.amount });
+            return true;
+          })));
+          const expected = new Map(names.map((id) => [id, 100]));
+          transfers.forEach((t, i) => {
+            if (!applied[i]) return;
+            expected.set(t.from, expected.get(t.from)! - t.amount);
+            expected.set(t.to, expected.get(t.to)! + t.amount);
+          });
+          const rows = await query(Accounts, "byOwner", { equals: ["bank"] });
+          expect(rows.reduce((sum, row) => sum + row.balance, 0)).toBe(400);
+          expect(rows.every((row) => row.balance >= 0)).toBe(true);
+          expect(new Map(rows.map((row) => [row.id, row.balance]))).toEqual(expected);
+        }), { numRuns });
+      });
+    });
+
+    describe("UniqueViolation", () => {
+      it("should be thrown by a put whose unique key another row holds, and keep nothing of that transaction", async () => {
+        await putAll(Accounts, [account("a1", "ann", 1, "same@x")]);
+        const failure = run(async (tx) => {
+          await tx.put(Accounts, account("a0", "zed", 5));
+          await tx.put(Accounts, account("a2", "bob", 2, "same@x"));
+        });
+        await expect(failure).rejects.toBeInstanceOf(UniqueViolation);
+        await expect(failure).rejects.toMatchObject({ table: Accounts.name, index: "byEmail", key: ["same@x"] });
+        expect(await run((tx) => tx.get(Accounts, "a0"))).toBeUndefined();
+        expect(ids(await query(Accounts, "byOwner"))).toEqual(["a1"]);
+      });
+
+      it("should see the transaction's own writes", async () => {
+        await expect(run(async (tx) => {
+          await tx.put(Accounts, account("a1", "ann", 1, "k@x"));
+          await tx.put(Accounts, account("a2", "bob", 2, "k@x"));
+        })).rejects.toBeInstanceOf(UniqueViolation);
+        expect(await count(Accounts, "byOwner")).toBe(0);
+      });
+
+      it("should let a row keep its own key, and free a key its holder gave up or was deleted with", async () => {
+        await putAll(Accounts, [account("a1", "ann", 1, "k@x"), account("a2", "bob", 2, "j@x")]);
+        await putAll(Accounts, [account("a1", "ann", 5, "k@x")]);
+        await run(async (tx) => {
+          await tx.put(Accounts, account("a1", "ann", 5, "other@x"));
+          await tx.put(Accounts, account("a3", "cat", 3, "k@x"));
+          await tx.delete(Accounts, "a2");
+          await tx.put(Accounts, account("a4", "dan", 4, "j@x"));
+        });
+        expect(ids(await query(Accounts, "byEmail"))).toEqual(["a4", "a3", "a1"]);
+      });
+
+      it("should not apply to rows left out of the index", async () => {
+        await putAll(Accounts, [account("a1", "ann", 1), account("a2", "bob", 2)]);
+        expect(await count(Accounts, "byOwner")).toBe(2);
+      });
+    });
+
+    describe("Tx.query", () => {
+      const board = [score("s1", 30), score("s2", 10), score("s3", 20), score("s4", 20), score("s5", 40), score("o1", 25, "other")];
+
+      it("should answer rows in index-key order, ties by primary key, and the reverse for desc", async () => {
+        await putAll(Scores, board);
+        expect(ids(await query(Scores, "byScore", { equals: ["b"] }))).toEqual(["s2", "s3", "s4", "s1", "s5"]);
+        expect(ids(await query(Scores, "byScore", { equals: ["b"], order: "desc" }))).toEqual(["s5", "s1", "s4", "s3", "s2"]);
+        expect(ids(await query(Scores, "byScore"))).toEqual(["s2", "s3", "s4", "s1", "s5", "o1"]);
+      });
+
+      it("should sort numbers before strings and a key before its extensions", async () => {
+        await putAll(Items, [
+          { id: "i1", group: "a", n: 1, tag: null },
+          { id: "i2", group: 10, n: 0, tag: null },
+          { id: "i3", group: 9, n: 5, tag: null },
+          { id: "i4", group: "B", n: 0, tag: null },
+        ]);
+        expect(ids(await query(Items, "byGroup"))).toEqual(["i3", "i2", "i4", "i1"]);
+      });
+
+      it("should match the equals prefix exactly, on one or more leading elements", async () => {
+        await putAll(Scores, board);
+        expect(ids(await query(Scores, "byScore", { equals: ["other"] }))).toEqual(["o1"]);
+        expect(ids(await query(Scores, "byScore", { equals: ["b", 20] }))).toEqual(["s3", "s4"]);
+        expect(await query(Scores, "byScore", { equals: ["b", 21] })).toEqual([]);
+        expect(await query(Scores, "byScore", { equals: ["c"] })).toEqual([]);
+      });
+
+      it("should bound the element after the equals prefix with gt, gte, lt and lte", async () => {
+        await putAll(Scores, board);
+        const within = (range: KeyRange) => query(Scores, "byScore", { equals: ["b"], range }).then(ids);
+        expect(await within({ gt: 20 })).toEqual(["s1", "s5"]);
+        expect(await within({ gte: 20 })).toEqual(["s3", "s4", "s1", "s5"]);
+        expect(await within({ lt: 20 })).toEqual(["s2"]);
+        expect(await within({ lte: 20 })).toEqual(["s2", "s3", "s4"]);
+        expect(await within({ gt: 10, lt: 40 })).toEqual(["s3", "s4", "s1"]);
+        expect(await within({ gte: 10, lte: 40 })).toEqual(["s2", "s3", "s4", "s1", "s5"]);
+        expect(await within({ gt: 30, lt: 30 })).toEqual([]);
+        expect(await query(Scores, "byScore", { range: { gte: "b", lt: "c" } }).then(ids)).toEqual(["s2", "s3", "s4", "s1", "s5"]);
+      });
+
+      it("should skip offset rows and stop at limit, in either order", async () => {
+        await putAll(Scores, board);
+        const page = (q: Query) => query(Scores, "byScore", { equals: ["b"], ...q }).then(ids);
+        expect(await page({ limit: 2 })).toEqual(["s2", "s3"]);
+        expect(await page({ offset: 2, limit: 2 })).toEqual(["s4", "s1"]);
+        expect(await page({ offset: 4, limit: 2 })).toEqual(["s5"]);
+        expect(await page({ offset: 9 })).toEqual([]);
+        expect(await page({ limit: 0 })).toEqual([]);
+        expect(await page({ order: "desc", offset: 1, limit: 3 })).toEqual(["s1", "s4", "s3"]);
+        expect(await page({ range: { gte: 20 }, order: "desc", offset: 3 })).toEqual(["s3"]);
+      });
+
+      it("should continue after a cursor, exclusive, in either order and with bounds", async () => {
+        await putAll(Scores, board);
+        const s3 = cursorOf(Scores, "byScore", score("s3", 20));
+        const page = (q: Query) => query(Scores, "byScore", { equals: ["b"], ...q }).then(ids);
+        expect(await page({ after: s3 })).toEqual(["s4", "s1", "s5"]);
+        expect(await page({ after: s3, order: "desc" })).toEqual(["s2"]);
+        expect(await page({ after: s3, limit: 1, offset: 1 })).toEqual(["s1"]);
+        expect(await page({ after: s3, range: { lt: 40 } })).toEqual(["s4", "s1"]);
+        // The cursor's row need not exist any more: position is by key and id.
+        expect(await page({ after: { key: ["b", 25], id: "zz" } })).toEqual(["s1", "s5"]);
+      });
+
+      it("should page through a whole index with cursors, never skipping or repeating", async () => {
+        const rows = Array.from({ length: 23 }, (_, i) => score(`s${String(i).padStart(2, "0")}`, i % 4));
+        await putAll(Scores, rows);
+        for (const order of ["asc", "desc"] as const) {
+          const seen: string[] = [];
+          let after: Cursor | undefined;
+          for (;;) {
+            const page = await query(Scores, "byScore", { equals: ["b"], order, limit: 5, after });
+            if (page.length === 0) break;
+            seen.push(...ids(page));
+            after = cursorOf(Scores, "byScore", page.at(-1)!);
+          }
+          const sorted = [...rows].sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : 1));
+          expect(seen).toEqual(ids(order === "asc" ? sorted : sorted.reverse()));
+        }
+      });
+
+      it("should never skip or repeat a row when rows are inserted and deleted between cursor pages", async () => {
+        await fc.assert(fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 0, max: 59 }), { maxLength: 30 }),
+          fc.integer({ min: 1, max: 5 }),
+          fc.constantFrom("asc" as const, "desc" as const),
+          fc.array(fc.array(mutation(), { maxLength: 4 }), { maxLength: 30 }),
+          async (initial, limit, order, batches) => {
+            await storage.clear();
+            const scoreOf = (n: number) => score(`r${String(n).padStart(2, "0")}`, n % 7);
+            await putAll(Scores, initial.map(scoreOf));
+            // Each id has one fixed position, so "ahead of the cursor" is known when a row is written.
+            const mustSee = new Set(initial.map((n) => scoreOf(n).id));
+            const sign = order === "asc" ? 1 : -1;
+            const seen: Score[] = [];
+            let after: Cursor | undefined;
+            for (let i = 0; ; i++) {
+              const page = await query(Scores, "byScore", { equals: ["b"], order, limit, after });
+              if (page.length === 0) break;
+              seen.push(...page);
+              after = cursorOf(Scores, "byScore", page.at(-1)!);
+              for (const m of batches[i] ?? []) {
+                const row = scoreOf(m.n);
+                if (m.insert) {
+                  await putAll(Scores, [row]);
+                  const ahead = compareCursor(cursorOf(Scores, "byScore", row), after) * sign > 0;
+                  if (ahead) mustSee.add(row.id);
+                } else {
+                  await run((tx) => tx.delete(Scores, row.id));
+                  mustSee.delete(row.id);
+                }
+              }
+            }
+            const positions = seen.map((row) => cursorOf(Scores, "byScore", row));
+            for (let k = 1; k < positions.length; k++) {
+              expect(compareCursor(positions[k - 1]!, positions[k]!) * sign).toBeLessThan(0);
+            }
+            const seenIds = new Set(ids(seen));
+            expect([...mustSee].filter((id) => !seenIds.has(id))).toEqual([]);
+          },
+        ), { numRuns });
+      });
+
+      it("should query by primary key with the index name \"primary\"", async () => {
+        await putAll(Scores, board);
+        expect(ids(await query(Scores, PRIMARY))).toEqual(["o1", "s1", "s2", "s3", "s4", "s5"]);
+        expect(ids(await query(Scores, PRIMARY, { range: { gte: "s2", lt: "s5" } }))).toEqual(["s2", "s3", "s4"]);
+        expect(ids(await query(Scores, PRIMARY, { equals: ["s4"] }))).toEqual(["s4"]);
+        expect(ids(await query(Scores, PRIMARY, { order: "desc", after: { key: ["s3"], id: "s3" }, limit: 2 }))).toEqual(["s2", "s1"]);
+        expect(await count(Scores, PRIMARY)).toBe(6);
+      });
+
+      it("should reject a query on an index the table does not declare", async () => {
+        await expect(query(Scores, "byNothing")).rejects.toThrow();
+      });
+    });
+
+    describe("Tx.count", () => {
+      it("should count the rows matching equals and range", async () => {
+        await putAll(Scores, [score("s1", 30), score("s2", 10), score("s3", 20), score("s4", 20), score("o1", 25, "other")]);
+        expect(await count(Scores, "byScore")).toBe(5);
+        expect(await count(Scores, "byScore", { equals: ["b"] })).toBe(4);
+        expect(await count(Scores, "byScore", { equals: ["b", 20] })).toBe(2);
+        expect(await count(Scores, "byScore", { equals: ["b"], range: { gt: 20 } })).toBe(1);
+        expect(await count(Scores, "byScore", { equals: ["b"], range: { gt: 30, lt: 10 } })).toBe(0);
+        expect(await count(Scores, "byScore", { equals: ["nope"] })).toBe(0);
+      });
+
+      it("should give a rank: how many rows score higher", async () => {
+        const rows = Array.from({ length: 50 }, (_, i) => score(`s${i}`, (i * 37) % 101));
+        await putAll(Scores, rows);
+        for (const row of rows.slice(0, 10)) {
+          const higher = await count(Scores, "byScore", { equals: ["b"], range: { gt: row.score } });
+          expect(higher).toBe(rows.filter((other) => other.score > row.score).length);
+        }
+      });
+    });
+
+    describe("Storage.clear", () => {
+      it("should drop every row of every table and index, and leave the storage usable", async () => {
+        await putAll(Accounts, [account("a1", "ann", 1, "a@x")]);
+        await putAll(Scores, [score("s1", 1)]);
+        await storage.clear();
+        expect(await run((tx) => tx.get(Accounts, "a1"))).toBeUndefined();
+        expect(await count(Accounts, "byEmail")).toBe(0);
+        expect(await query(Scores, "byScore")).toEqual([]);
+        expect(await count(Scores, PRIMARY)).toBe(0);
+        await putAll(Accounts, [account("a2", "bob", 2, "a@x")]);
+        expect(ids(await query(Accounts, "byEmail"))).toEqual(["a2"]);
+      });
+    });
+
+    describe("Storage (model-based)", () => {
+      it("should behave like a naive model over any sequence of puts, deletes, failed transactions, queries and counts", async () => {
+        await fc.assert(fc.asyncProperty(fc.commands(itemCommands(), { size: "+1" }), async (commands) => {
+          await storage.clear();
+          await fc.asyncModelRun(() => ({ model: { rows: new Map<string, Item>() }, real: storage }), commands);
+        }), { numRuns });
+      });
+    });
+  });
+}
+
+// ---- Cursor arithmetic, with the port's own ordering ----
+
+function compareCursor(a: Cursor, b: Cursor): number {
+  return compareKeys(a.key, b.key) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+// ---- The model of a table: a naive filter-and-sort over every row ----
+
+interface ItemModel { rows: Map<string, Item> }
+
+const itemIndexes = {
+  byGroup: (row: Item): IndexKey | null => Items.indexes.byGroup.key(row),
+  byTag: (row: Item): IndexKey | null => Items.indexes.byTag.key(row),
+  [PRIMARY]: (row: Item): IndexKey | null => [row.id],
+} as const;
+type ItemIndex = keyof typeof itemIndexes;
+
+function inRange(value: string | number | undefined, range: KeyRange | undefined): boolean {
+  if (!range || Object.values(range).every((bound) => bound === undefined)) return true;
+  if (value === undefined) return false;
+  const c = (bound: string | number) => compareKeys([value], [bound]);
+  return (range.gt === undefined || c(range.gt) > 0) && (range.gte === undefined || c(range.gte) >= 0)
+    && (range.lt === undefined || c(range.lt) < 0) && (range.lte === undefined || c(range.lte) <= 0);
+}
+
+function modelMatches(model: ItemModel, index: ItemIndex, q: Query): Item[] {
+  const equals = q.equals ?? [];
+  const entries = [...model.rows.values()]
+    .map((row) => ({ key: itemIndexes[index](row), id: row.id, row }))
+    .filter((e): e is { key: IndexKey; id: string; row: Item } => e.key !== null)
+    .filter((e) => e.key.length >= equals.length && compareKeys(e.key.slice(0, equals.length), equals) === 0)
+    .filter((e) => inRange(e.key[equals.length], q.range))
+    .sort(compareCursor);
+  return entries.map((e) => e.row);
+}
+
+function modelQuery(model: ItemModel, index: ItemIndex, q: Query): Item[] {
+  const key = (row: Item): Cursor => ({ key: itemIndexes[index](row)!, id: row.id });
+  let rows = modelMatches(model, index, q);
+  if (q.order === "desc") rows.reverse();
+  if (q.after) {
+    const sign = q.order === "desc" ? -1 : 1;
+    rows = rows.filter((row) => compareCursor(key(row), q.after!) * sign > 0);
+  }
+  const start = q.offset ?? 0;
+  return rows.slice(start, q.limit === undefined ? undefined : start + q.limit);
+}
+
+type ItemCommand = fc.AsyncCommand<ItemModel, Storage>;
+
+class PutItem implements ItemCommand {
+  constructor(readonly row: Item) {}
+  check = () => true;
+  async run(model: ItemModel, storage: Storage) {
+    const holder = [...model.rows.values()].find((other) => other.tag !== null && other.tag === this.row.tag && other.id !== this.row.id);
+    const put = storage.transact((tx) => tx.put(Items, this.row));
+    if (holder) {
+      await expect(put).rejects.toBeInstanceOf(UniqueViolation);
+      return;
+    }
+    await put;
+    model.rows.set(this.row.id, this.row);
+  }
+  toString = () => `put(${JSON.stringify(this.row)})`;
+}
+
+class DeleteItem implements ItemCommand {
+  constructor(readonly id: string) {}
+  check = () => true;
+  async run(model: ItemModel, storage: Storage) {
+    expect(await storage.transact((tx) => tx.delete(Items, this.id))).toBe(model.rows.has(this.id));
+    model.rows.delete(this.id);
+  }
+  toString = () => `delete(${this.id})`;
+}
+
+/** Writes, checks it reads its writes, then throws: afterwards nothing may have changed. */
+class FailedTransaction implements ItemCommand {
+  constructor(readonly puts: Item[], readonly deletes: string[]) {}
+  check = () => true;
+  async run(model: ItemModel, storage: Storage) {
+    const before = await storage.transact((tx) => tx.query(Items, PRIMARY));
+    const boom = new Error("rolled back");
+    await expect(storage.transact(async (tx) => {
+      for (const row of this.puts) {
+        try {
+          await tx.put(Items, row);
+        } catch (error) {
+          if (!(error instanceof UniqueViolation)) throw error;
+          // A put refused for a unique key ends this transaction early: it must roll back all the same.
+          throw boom;
+        }
+        expect(await tx.get(Items, row.id)).toEqual(row);
+      }
+      for (const id of this.deletes) {
+        await tx.delete(Items, id);
+        expect(await tx.get(Items, id)).toBeUndefined();
+        expect(await tx.count(Items, PRIMARY, { equals: [id] })).toBe(0);
+      }
+      throw boom;
+    })).rejects.toBe(boom);
+    expect(await storage.transact((tx) => tx.query(Items, PRIMARY))).toEqual(before);
+    expect(before).toEqual(modelQuery(model, PRIMARY, {}));
+  }
+  toString = () => `failedTx(put ${this.puts.map((row) => row.id).join(",")}; delete ${this.deletes.join(",")})`;
+}
+
+class QueryItems implements ItemCommand {
+  constructor(readonly index: ItemIndex, readonly q: Query) {}
+  check = () => true;
+  async run(model: ItemModel, storage: Storage) {
+    const rows = await storage.transact((tx) => tx.query(Items, this.index, this.q));
+    expect(rows).toEqual(modelQuery(model, this.index, this.q));
+  }
+  toString = () => `query(${this.index}, ${JSON.stringify(this.q)})`;
+}
+
+class CountItems implements ItemCommand {
+  constructor(readonly index: ItemIndex, readonly q: Pick<Query, "equals" | "range">) {}
+  check = () => true;
+  async run(model: ItemModel, storage: Storage) {
+    const n = await storage.transact((tx) => tx.count(Items, this.index, this.q));
+    expect(n).toBe(modelMatches(model, this.index, this.q).length);
+  }
+  toString = () => `count(${this.index}, ${JSON.stringify(this.q)})`;
+}
+
+// ---- Arbitraries ----
+
+function transfer(names: readonly string[]) {
+  return fc.record({
+    from: fc.constantFrom(...names),
+    to: fc.constantFrom(...names),
+    amount: fc.integer({ min: 1, max: 80 }),
+    pauses: fc.integer({ min: 0, max: 2 }),
+  });
+}
+
+function mutation() {
+  return fc.record({ insert: fc.boolean(), n: fc.integer({ min: 0, max: 59 }) });
+}
+
+/** Few distinct values, so that ties, collisions and prefix matches are common. */
+const itemId = () => fc.constantFrom("i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7");
+const element = () => fc.oneof(fc.constantFrom("a", "b", "c"), fc.integer({ min: -2, max: 2 }));
+
+function item(): fc.Arbitrary<Item> {
+  return fc.record({
+    id: itemId(),
+    group: element(),
+    n: fc.integer({ min: -3, max: 3 }),
+    tag: fc.option(fc.constantFrom("t1", "t2", "t3", "t4"), { nil: null, freq: 2 }),
+  });
+}
+
+function keyRange(): fc.Arbitrary<KeyRange> {
+  const bound = fc.option(element(), { nil: undefined });
+  return fc.record({ gt: bound, gte: bound, lt: bound, lte: bound }).map((range) =>
+    Object.fromEntries(Object.entries(range).filter(([, v]) => v !== undefined)) as KeyRange);
+}
+
+function itemQuery(): fc.Arbitrary<{ index: ItemIndex; q: Query }> {
+  return fc.oneof(
+    fc.record({ index: fc.constant("byGroup" as const), equals: fc.option(fc.array(element(), { maxLength: 2 }), { nil: undefined }) }),
+    fc.record({ index: fc.constant("byTag" as const), equals: fc.option(fc.array(fc.constantFrom("t1", "t2"), { maxLength: 1 }), { nil: undefined }) }),
+    fc.record({ index: fc.constant(PRIMARY), equals: fc.option(itemId().map((id) => [id]), { nil: undefined }) }),
+  ).chain(({ index, equals }) => fc.record({
+    range: fc.option(keyRange(), { nil: undefined }),
+    order: fc.constantFrom("asc" as const, "desc" as const),
+    offset: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+    limit: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
+    after: fc.option(fc.record({ key: fc.array(element(), { minLength: 1, maxLength: 3 }), id: itemId() }), { nil: undefined }),
+  }).map((rest) => {
+    const q: Query = Object.fromEntries(Object.entries({ equals, ...rest }).filter(([, v]) => v !== undefined));
+    // Primary keys are strings: a cursor there is a one-element key.
+    if (index === PRIMARY && q.after) q.after = { key: [q.after.id], id: q.after.id };
+    return { index, q };
+  }));
+}
+
+function itemCommands(): fc.Arbitrary<ItemCommand>[] {
+  return [
+    item().map((row) => new PutItem(row)),
+    itemId().map((id) => new DeleteItem(id)),
+    fc.tuple(fc.array(item(), { maxLength: 3 }), fc.array(itemId(), { maxLength: 2 })).map(([puts, deletes]) => new FailedTransaction(puts, deletes)),
+    itemQuery().map(({ index, q }) => new QueryItems(index, q)),
+    itemQuery().map(({ index, q }) => new CountItems(index, { equals: q.equals, range: q.range })),
+  ];
+}

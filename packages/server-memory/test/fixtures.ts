@@ -1,0 +1,46 @@
+import { createClient, type ClientOptions, type PlayfieldClient } from "@playfield/client";
+import { PlayfieldError, type Code } from "@playfield/core";
+import { expect } from "vitest";
+import { createMemoryServer, type MemoryServer, type ServerOptions } from "../src/create-memory-server.js";
+import { startServer } from "../src/node/start-server.js";
+
+/** How a suite reaches the server: in process through its fetch, or over a real socket. */
+export const TRANSPORTS = ["in-process", "listening"] as const;
+export type TransportKind = (typeof TRANSPORTS)[number];
+
+export interface TestServer extends AsyncDisposable {
+  server: MemoryServer;
+  /** A new client of this server, with its own tokens. */
+  client(options?: Partial<ClientOptions>): PlayfieldClient;
+}
+
+/** A server and a client factory, disposed with `await using`. */
+export async function testServer(kind: TransportKind, options: ServerOptions = {}): Promise<TestServer> {
+  if (kind === "in-process") {
+    const server = createMemoryServer(options);
+    return {
+      server,
+      client: (o = {}) => createClient({ baseUrl: "http://playfield.test", fetch: server.fetch, ...o }),
+      [Symbol.asyncDispose]: async () => {},
+    };
+  }
+  const server = await startServer({ port: 0, ...options });
+  return {
+    server,
+    client: (o = {}) => createClient({ baseUrl: server.url, ...o }),
+    [Symbol.asyncDispose]: () => server.close(),
+  };
+}
+
+/** Awaits a promise that must reject with a PlayfieldError of `code`; answers the error. */
+export async function expectError(promise: Promise<unknown>, code: Code, message?: RegExp): Promise<PlayfieldError> {
+  const error = await promise.then(
+    () => { throw new Error(`expected ${code}, but the call succeeded`); },
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(PlayfieldError);
+  const e = error as PlayfieldError;
+  expect(e.code, e.message).toBe(code);
+  if (message) expect(e.rawMessage).toMatch(message);
+  return e;
+}

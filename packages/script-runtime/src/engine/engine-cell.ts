@@ -1,0 +1,44 @@
+import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from "quickjs-emscripten";
+import type { QuickJSWASMModule } from "quickjs-emscripten";
+
+const PAGE = 65_536;
+/** What the QuickJS build itself needs below the scripts' heaps (its stack and data). */
+const BASE_BYTES = 16 * 1024 * 1024;
+/** Spare room per reserved byte, so allocator fragmentation never makes a neighbour fail. */
+const SLACK = 1.25;
+
+/**
+ * EngineCell is one QuickJS WebAssembly module with a fixed-size memory that
+ * hosts several scripts, each in its own QuickJS runtime with its own memory
+ * limit. The memory can never grow, so the cell bounds what its scripts can
+ * take from the host; its size covers the sum of their limits, so one
+ * script's allocations never make a neighbour's fail.
+ */
+export interface EngineCell {
+  readonly module: QuickJSWASMModule;
+  /** Int32 view of the whole memory (valid for the cell's life: the memory never grows). */
+  readonly heap32: Int32Array;
+  /** Bytes of script memory limits this cell can still take. */
+  free(): number;
+  reserve(bytes: number): void;
+  release(bytes: number): void;
+  /** Set when the module trapped: nothing in it may run again. */
+  broken: boolean;
+}
+
+/** Creates a cell whose scripts' memory limits may add up to `capacityBytes`. */
+export async function createEngineCell(capacityBytes: number): Promise<EngineCell> {
+  const pages = Math.ceil((BASE_BYTES + capacityBytes * SLACK) / PAGE);
+  if (pages > 32_768) throw new RangeError(`an engine cell of ${capacityBytes} bytes exceeds the 2 GiB a QuickJS module can address`);
+  const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory }));
+  let reserved = 0;
+  return {
+    module,
+    heap32: new Int32Array(memory.buffer),
+    free: () => capacityBytes - reserved,
+    reserve: (bytes) => { reserved += bytes; },
+    release: (bytes) => { reserved -= bytes; },
+    broken: false,
+  };
+}

@@ -1,0 +1,342 @@
+/**
+ * The sandbox prelude: JavaScript that runs in each script's QuickJS context
+ * before the script. It closes every door to nondeterminism and code
+ * generation, installs the simulated clock, timers and seeded randomness,
+ * wraps built-ins whose work is hidden from the interpreter's counter so that
+ * they charge fuel, and returns the functions the host drives the script
+ * with. Nothing of it stays reachable from the script's global scope.
+ *
+ * Called as `prelude(charge, log, seedA, seedB, seedC, seedD, epochMs)`.
+ */
+export const PRELUDE_SOURCE = String.raw`(function (hostCharge, hostLog, seedA, seedB, seedC, seedD, epochMs) {
+"use strict";
+const G = globalThis;
+const O = Object;
+const defineProperty = O.defineProperty;
+const getPrototypeOf = O.getPrototypeOf;
+const objectKeys = O.keys;
+const create = O.create;
+const ObjectProto = O.prototype;
+const isArray = Array.isArray;
+const apply = Reflect.apply;
+const construct = Reflect.construct;
+const stringify = JSON.stringify;
+const parse = JSON.parse;
+const sortArray = Array.prototype.sort;
+const pushArray = Array.prototype.push;
+const spliceArray = Array.prototype.splice;
+const joinArray = Array.prototype.join;
+const PromiseCtor = Promise;
+const promiseThen = PromiseCtor.prototype.then;
+const isFiniteNumber = Number.isFinite;
+const StringCtor = String;
+const ErrorCtor = Error;
+const mathFloor = Math.floor;
+const mathLog2 = Math.log2;
+
+const hide = (obj, key, value) => defineProperty(obj, key, { value, writable: true, configurable: true, enumerable: false });
+
+// --- no code generation from strings ---------------------------------------
+const refuse = function Function() { throw new EvalError("code generation from strings is disabled in scripts"); };
+for (const fn of [function () {}, async function () {}, function* () {}, async function* () {}]) {
+  defineProperty(getPrototypeOf(fn), "constructor", { value: refuse, writable: false, configurable: false, enumerable: false });
+}
+refuse.prototype = getPrototypeOf(function () {});
+hide(G, "Function", refuse);
+delete G.eval;
+// GC-observable objects would make results depend on when the collector runs.
+delete G.WeakRef;
+delete G.FinalizationRegistry;
+
+// --- fuel for work hidden in built-ins --------------------------------------
+// One fuel unit per 16 elements or characters touched; small calls are
+// covered by the call's own poll.
+const sizeOf = (v) => (typeof v === "string" ? v.length : (v !== null && typeof v === "object" && typeof v.length === "number") ? v.length : 0);
+const chargeUnits = (work) => { if (work >= 256) hostCharge(work >>> 4); };
+const linear = (self, args, result) => {
+  let work = sizeOf(self) + sizeOf(result);
+  for (let i = 0; i < args.length && i < 4; i++) work += sizeOf(args[i]);
+  return work;
+};
+const nlogn = (self) => { const n = sizeOf(self); return n < 2 ? n : n * (mathLog2(n) + 1); };
+const charged = (target, names, cost) => {
+  for (const name of names) {
+    const original = target[name];
+    if (typeof original !== "function") continue;
+    const wrapped = { [name](...args) {
+      const result = apply(original, this, args);
+      chargeUnits(cost(this, args, result));
+      return result;
+    } }[name];
+    hide(target, name, wrapped);
+  }
+};
+charged(Array.prototype, ["concat", "copyWithin", "fill", "flat", "includes", "indexOf", "join", "lastIndexOf", "reverse", "shift", "slice", "splice", "toLocaleString", "toReversed", "toSpliced", "toString", "unshift", "with"], linear);
+charged(Array.prototype, ["sort", "toSorted"], nlogn);
+charged(Array, ["from", "of"], linear);
+charged(String.prototype, ["at", "concat", "endsWith", "includes", "indexOf", "lastIndexOf", "localeCompare", "match", "matchAll", "normalize", "padEnd", "padStart", "repeat", "replace", "replaceAll", "search", "slice", "split", "startsWith", "substr", "substring", "toLocaleLowerCase", "toLocaleUpperCase", "toLowerCase", "toUpperCase", "trim", "trimEnd", "trimStart"], linear);
+charged(StringCtor, ["fromCharCode", "fromCodePoint", "raw"], linear);
+charged(JSON, ["parse", "stringify"], linear);
+charged(O, ["assign", "entries", "getOwnPropertyNames", "keys", "values", "freeze", "seal"], (self, args, result) => sizeOf(result) + (args[0] !== null && typeof args[0] === "object" ? sizeOf(objectKeys(args[0])) : 0));
+const TypedArrayProto = getPrototypeOf(Uint8Array.prototype);
+charged(TypedArrayProto, ["copyWithin", "fill", "includes", "indexOf", "join", "lastIndexOf", "reverse", "set", "slice", "toLocaleString", "toReversed", "toString", "with"], linear);
+charged(TypedArrayProto, ["sort", "toSorted"], nlogn);
+// Spreading an array takes a fast path that the counter never sees; a
+// wrapped iterator makes every element go through a counted call.
+for (const proto of [Array.prototype, TypedArrayProto]) {
+  const values = proto[Symbol.iterator];
+  const wrapped = { values() { return apply(values, this, []); } }.values;
+  hide(proto, Symbol.iterator, wrapped);
+  hide(proto, "values", wrapped);
+}
+// Typed arrays and buffers zero-fill what they allocate: charge by bytes.
+for (const name of ["ArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"]) {
+  const Original = G[name];
+  if (typeof Original !== "function") continue;
+  const Wrapped = { [name]: function (...args) {
+    if (new.target === undefined) return apply(Original, undefined, args);
+    const made = construct(Original, args, new.target === Wrapped ? Original : new.target);
+    chargeUnits(made.byteLength);
+    return made;
+  } }[name];
+  O.setPrototypeOf(Wrapped, getPrototypeOf(Original));
+  for (const key of O.getOwnPropertyNames(Original)) {
+    if (key !== "prototype" && key !== "length" && key !== "name") defineProperty(Wrapped, key, O.getOwnPropertyDescriptor(Original, key));
+  }
+  defineProperty(Wrapped, "prototype", { value: Original.prototype, writable: false });
+  hide(Original.prototype, "constructor", Wrapped);
+  hide(G, name, Wrapped);
+}
+
+// --- seeded randomness (sfc32) ----------------------------------------------
+let ra = seedA | 0, rb = seedB | 0, rc = seedC | 0, rd = seedD | 0;
+const random = function random() {
+  ra >>>= 0; rb >>>= 0; rc >>>= 0; rd >>>= 0;
+  let t = (ra + rb) | 0;
+  ra = rb ^ (rb >>> 9);
+  rb = (rc + (rc << 3)) | 0;
+  rc = (rc << 21) | (rc >>> 11);
+  rd = (rd + 1) | 0;
+  t = (t + rd) | 0;
+  rc = (rc + t) | 0;
+  return (t >>> 0) / 4294967296;
+};
+for (let i = 0; i < 12; i++) random();
+hide(Math, "random", random);
+
+// --- simulated clock; local time is UTC -------------------------------------
+let now = epochMs;
+const RealDate = Date;
+const DateProto = RealDate.prototype;
+const realParse = RealDate.parse;
+const realUTC = RealDate.UTC;
+const realOffset = DateProto.getTimezoneOffset;
+const hasZone = /(?:Z|GMT|UTC|[+-]\d\d:?\d\d)\s*(?:\(.*\))?$/i;
+const dateOnly = /^[+-]?\d{4,6}(?:-\d\d(?:-\d\d)?)?$/;
+const parseUTC = (text) => {
+  const s = StringCtor(text).trim();
+  const t = realParse(s);
+  if (t !== t || hasZone.test(s) || dateOnly.test(s)) return t;
+  return t - apply(realOffset, new RealDate(t), []) * 60000;
+};
+const SimDate = function Date(...args) {
+  if (new.target === undefined) return new SimDate().toString();
+  let made;
+  if (args.length === 0) made = new RealDate(now);
+  else if (args.length === 1 && typeof args[0] === "string") made = new RealDate(parseUTC(args[0]));
+  else if (args.length >= 2) made = new RealDate(apply(realUTC, undefined, args));
+  else made = new RealDate(args[0]);
+  if (new.target !== SimDate) O.setPrototypeOf(made, new.target.prototype);
+  return made;
+};
+SimDate.prototype = DateProto;
+hide(SimDate, "now", function now_() { return now; });
+hide(SimDate, "parse", function parse(text) { return parseUTC(text); });
+hide(SimDate, "UTC", realUTC);
+hide(DateProto, "constructor", SimDate);
+for (const part of ["Date", "Day", "FullYear", "Hours", "Milliseconds", "Minutes", "Month", "Seconds"]) {
+  hide(DateProto, "get" + part, DateProto["getUTC" + part]);
+  if (part !== "Day") hide(DateProto, "set" + part, DateProto["setUTC" + part]);
+}
+hide(DateProto, "getTimezoneOffset", function getTimezoneOffset() { return 0; });
+const toISO = DateProto.toISOString;
+const valueOf = DateProto.valueOf;
+const utcText = function toString() {
+  const t = apply(valueOf, this, []);
+  return t !== t ? "Invalid Date" : apply(DateProto.toUTCString, this, []).replace("GMT", "GMT+0000 (Coordinated Universal Time)");
+};
+for (const name of ["toString", "toLocaleString"]) hide(DateProto, name, utcText);
+hide(DateProto, "toDateString", function toDateString() { return apply(utcText, this, []).slice(0, 15); });
+hide(DateProto, "toLocaleDateString", function toLocaleDateString() { return apply(toISO, this, []).slice(0, 10); });
+hide(DateProto, "toTimeString", function toTimeString() { return apply(utcText, this, []).slice(16); });
+hide(DateProto, "toLocaleTimeString", function toLocaleTimeString() { return apply(toISO, this, []).slice(11, 19); });
+hide(G, "Date", SimDate);
+
+// --- timers on the simulated clock ------------------------------------------
+const timers = []; // sorted by due, then seq
+let nextId = 1;
+let seq = 0;
+const insertTimer = (timer) => {
+  let lo = 0, hi = timers.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const t = timers[mid];
+    if (t.due < timer.due || (t.due === timer.due && t.seq < timer.seq)) lo = mid + 1; else hi = mid;
+  }
+  apply(spliceArray, timers, [lo, 0, timer]);
+};
+const addTimer = (fn, ms, args, repeat) => {
+  if (typeof fn !== "function") throw new TypeError("timer callback must be a function");
+  let delay = +ms;
+  if (!(delay >= 0)) delay = 0;
+  if (repeat && delay < 1) delay = 1; // an interval of 0 would never let the clock move
+  const id = nextId++;
+  insertTimer({ id, due: now + delay, seq: seq++, fn, args, every: repeat ? delay : 0 });
+  return id;
+};
+const clearTimer = (id) => {
+  for (let i = 0; i < timers.length; i++) if (timers[i].id === id) { apply(spliceArray, timers, [i, 1]); return; }
+};
+hide(G, "setTimeout", function setTimeout(fn, ms, ...args) { return addTimer(fn, ms, args, false); });
+hide(G, "setInterval", function setInterval(fn, ms, ...args) { return addTimer(fn, ms, args, true); });
+hide(G, "clearTimeout", function clearTimeout(id) { clearTimer(id); });
+hide(G, "clearInterval", function clearInterval(id) { clearTimer(id); });
+hide(G, "wait", function wait(ms) { return new PromiseCtor((resolve) => { addTimer(resolve, ms, [], false); }); });
+
+// --- console ----------------------------------------------------------------
+const show = (v) => { try { return typeof v === "string" ? v : stringify(v) ?? StringCtor(v); } catch { return "[unprintable]"; } };
+const logLine = (level) => function (...args) {
+  const parts = [];
+  for (let i = 0; i < args.length && i < 16; i++) apply(pushArray, parts, [show(args[i])]);
+  hostLog(level, apply(joinArray, parts, [" "]).slice(0, 1000));
+};
+hide(G, "console", { log: logLine("log"), info: logLine("info"), warn: logLine("warn"), error: logLine("error"), debug: logLine("debug") });
+
+// --- state ------------------------------------------------------------------
+const MAX_DEPTH = 64;
+class StateError extends ErrorCtor {}
+const notJson = (path, what) => new StateError("this.state is not JSON data: " + path + " is " + what);
+const canon = (v, path, depth, seen) => {
+  if (v === null) return "null";
+  switch (typeof v) {
+    case "string": return stringify(v);
+    case "boolean": return v ? "true" : "false";
+    case "number":
+      if (!isFiniteNumber(v)) throw notJson(path, StringCtor(v));
+      return stringify(v);
+    case "object": {
+      if (depth >= MAX_DEPTH) throw notJson(path, "nested deeper than " + MAX_DEPTH + " levels");
+      if (seen.indexOf(v) !== -1) throw notJson(path, "a cycle");
+      apply(pushArray, seen, [v]);
+      let out;
+      if (isArray(v)) {
+        const parts = [];
+        for (let i = 0; i < v.length; i++) {
+          if (!(i in v)) throw notJson(path + "[" + i + "]", "a hole");
+          apply(pushArray, parts, [canon(v[i], path + "[" + i + "]", depth + 1, seen)]);
+        }
+        out = "[" + apply(joinArray, parts, [","]) + "]";
+      } else {
+        const proto = getPrototypeOf(v);
+        if (proto !== ObjectProto && proto !== null) throw notJson(path, "an object that is not plain data" + (typeof v.constructor === "function" && v.constructor.name ? " (" + v.constructor.name + ")" : ""));
+        const keys = apply(sortArray, objectKeys(v), []);
+        const parts = [];
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i];
+          apply(pushArray, parts, [stringify(k) + ":" + canon(v[k], path + "." + k, depth + 1, seen)]);
+        }
+        out = "{" + apply(joinArray, parts, [","]) + "}";
+      }
+      seen.length -= 1;
+      return out;
+    }
+    default: throw notJson(path, typeof v === "undefined" ? "undefined" : "a " + typeof v);
+  }
+};
+
+// --- the script instance and its handlers -------------------------------------
+let def = null;
+let instance = null;
+let current = "module";
+const asyncFaults = [];
+const describe = (e) => {
+  try {
+    if (e instanceof ErrorCtor) return (e instanceof StateError ? "" : (StringCtor(e.name) + ": ")) + StringCtor(e.message);
+    return "threw a non-Error value: " + (typeof e === "string" ? stringify(e.slice(0, 200)) : (typeof e === "object" ? (e === null ? "null" : "an object") : typeof e + " " + StringCtor(e)));
+  } catch (_) {
+    return "threw a value that could not be described";
+  }
+};
+const watch = (result, name) => {
+  if (result instanceof PromiseCtor) apply(promiseThen, result, [undefined, (e) => { apply(pushArray, asyncFaults, [[name, e]]); }]);
+};
+const callHandler = (name, fn, args) => {
+  current = name;
+  watch(apply(fn, instance, args), name);
+};
+const save = () => {
+  if (asyncFaults.length > 0) {
+    const [name, e] = asyncFaults[0];
+    asyncFaults.length = 0;
+    current = name + " (after await)";
+    throw e;
+  }
+  return canon(instance.state, "this.state", 0, []);
+};
+
+return {
+  /** Makes the instance from the module's namespace; returns whether init ran. */
+  attach(ns, stateJson, name) {
+    const d = ns.default;
+    def = d !== null && typeof d === "object" ? d : ns;
+    instance = create(def);
+    defineProperty(instance, "name", { value: name, enumerable: false });
+    if (stateJson !== undefined) { instance.state = parse(stateJson); return false; }
+    instance.state = {};
+    if (typeof def.init === "function") {
+      current = "init";
+      const initial = apply(def.init, instance, []);
+      if (initial !== undefined) instance.state = initial;
+    }
+    return true;
+  },
+  onLoad(reloaded) {
+    if (typeof def.onLoad === "function") callHandler("onLoad", def.onLoad, [{ reloaded }]);
+    return save();
+  },
+  hasTick() { return typeof def.onTick === "function"; },
+  tick(simNow, dt) {
+    now = simNow;
+    callHandler("onTick", def.onTick, [dt]);
+    return save();
+  },
+  /** Fires the earliest timer due by upTo; returns the next due time or -1. */
+  fireNext(upTo) {
+    const timer = timers[0];
+    if (timer !== undefined && timer.due <= upTo) {
+      apply(spliceArray, timers, [0, 1]);
+      now = timer.due;
+      if (timer.every > 0) { timer.due += timer.every; timer.seq = seq++; insertTimer(timer); }
+      current = "timer";
+      watch(apply(timer.fn, undefined, timer.args), "timer");
+    }
+    return timers.length > 0 ? timers[0].due : -1;
+  },
+  nextDue() { return timers.length > 0 ? timers[0].due : -1; },
+  setNow(simNow) { now = simNow; },
+  event(simNow, eventName, dataJson) {
+    now = simNow;
+    const data = parse(dataJson);
+    const on = def.on;
+    const fn = on !== null && typeof on === "object" && typeof on[eventName] === "function" ? on[eventName]
+      : typeof def.onEvent === "function" ? def.onEvent : undefined;
+    if (fn === undefined) return "";
+    callHandler("event " + eventName, fn, fn === def.onEvent ? [eventName, data] : [data]);
+    return save();
+  },
+  save,
+  restore(stateJson) { asyncFaults.length = 0; instance.state = parse(stateJson); },
+  current() { return current; },
+  describe,
+};
+})`;

@@ -1,0 +1,315 @@
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten";
+import type { EngineCell } from "./engine-cell.js";
+import { contextPointer } from "./counter-probe.js";
+import { createFuelMeter } from "./fuel-meter.js";
+import type { FuelMeter } from "./fuel-meter.js";
+import { PRELUDE_SOURCE } from "./prelude.js";
+import { normalizeModuleName } from "./module-names.js";
+
+/** Where a script's imports come from: a module path (e.g. `lib/math.js`) to its source. */
+export type ModuleSource = (path: string) => string | undefined;
+
+/** Limits and inputs of one sandbox. */
+export interface SandboxOptions {
+  cell: EngineCell;
+  counterOffset: number;
+  name: string;
+  memoryLimitBytes: number;
+  maxStackBytes: number;
+  /** Largest canonical JSON of `this.state`, in characters. */
+  maxStateBytes: number;
+  /** Fuel for evaluating the module and running `init` and `onLoad`. */
+  loadFuel: number;
+  /** Four 32-bit words seeding `Math.random`. */
+  seed: readonly [number, number, number, number];
+  epochMs: number;
+  modules: ModuleSource;
+  onConsole?: (level: string, text: string) => void;
+}
+
+/** A fault of one handler call. */
+export interface HandlerFault {
+  handler: string;
+  reason: string;
+}
+
+/** What one tick of a script did. */
+export interface StepOutcome {
+  fuelUsed: number;
+  faults: HandlerFault[];
+}
+
+/** One event for scripts' `on` handlers. */
+export interface ScriptEvent {
+  name: string;
+  /** The event's data as JSON text. */
+  dataJson: string;
+}
+
+/**
+ * Sandbox is one script's QuickJS runtime and context inside an engine cell:
+ * it loads the script, runs its handlers under the fuel meter, keeps the
+ * committed `this.state` (canonical JSON) and rolls it back when a handler
+ * faults.
+ */
+export interface Sandbox {
+  /** Canonical JSON of the state after the last successful handler call. */
+  stateJson(): string;
+  /**
+   * Evaluates the module and runs `init` (fresh state) or adopts `stateJson`
+   * (reload), then `onLoad`. Throws a {@link HandlerFault} on failure.
+   */
+  load(source: string, stateJson: string | undefined): number;
+  /** Runs due timers (each at its due time), the events, then `onTick`, all within `budget`. */
+  step(simNow: number, dt: number, events: readonly ScriptEvent[], budget: number): StepOutcome;
+  /** Moves the script's clock without running anything. */
+  setNow(simNow: number): void;
+  /** Whether a fault left the sandbox unusable (it should be rebuilt). */
+  broken(): boolean;
+  dispose(): void;
+}
+
+const HOUSEKEEPING_FUEL = 50_000_000;
+
+/** Creates a sandbox with the prelude installed (no script loaded yet). */
+export function createSandbox(options: SandboxOptions): Sandbox {
+  const { cell, name } = options;
+  const runtime: QuickJSRuntime = cell.module.newRuntime();
+  runtime.setMemoryLimit(options.memoryLimitBytes);
+  runtime.setMaxStackSize(options.maxStackBytes);
+  let context: QuickJSContext | undefined;
+  const handles: QuickJSHandle[] = [];
+  let isBroken = false;
+  let committed = "{}";
+  try {
+    context = runtime.newContext();
+    const ctx = context;
+    const counterIndex = (contextPointer(ctx) + options.counterOffset) >> 2;
+    const heap = cell.heap32;
+    const meter: FuelMeter = createFuelMeter({
+      read: () => heap[counterIndex]!,
+      write: (v) => { heap[counterIndex] = v; },
+    });
+    runtime.setInterruptHandler(() => meter.onInterrupt());
+    runtime.setModuleLoader(
+      (path) => {
+        const source = options.modules(path);
+        return source === undefined ? { error: new Error(`module not found: ${path}`) } : source;
+      },
+      (base, requested) => normalizeModuleName(base, requested),
+    );
+
+    const keep = (h: QuickJSHandle) => { handles.push(h); return h; };
+    const charge = keep(ctx.newFunction("charge", (units) => { meter.charge(ctx.getNumber(units)); }));
+    const log = keep(ctx.newFunction("log", (level, text) => { options.onConsole?.(ctx.getString(level), ctx.getString(text)); }));
+
+    meter.begin(HOUSEKEEPING_FUEL);
+    const preludeFn = keep(ctx.unwrapResult(ctx.evalCode(PRELUDE_SOURCE, "prelude.js", { type: "global", strict: true })));
+    const args = [charge, log, ...options.seed.map((w) => ctx.newNumber(w | 0)), ctx.newNumber(options.epochMs)];
+    const apiResult = ctx.callFunction(preludeFn, ctx.undefined, args);
+    for (const a of args.slice(2)) a.dispose();
+    const api = keep(ctx.unwrapResult(apiResult));
+    const fn = (key: string) => keep(ctx.getProp(api, key));
+    const attachFn = fn("attach");
+    const onLoadFn = fn("onLoad");
+    const hasTickFn = fn("hasTick");
+    const tickFn = fn("tick");
+    const fireNextFn = fn("fireNext");
+    const nextDueFn = fn("nextDue");
+    const setNowFn = fn("setNow");
+    const eventFn = fn("event");
+    const saveFn = fn("save");
+    const restoreFn = fn("restore");
+    const currentFn = fn("current");
+    const describeFn = fn("describe");
+
+    /** Calls an API function; returns the result handle or the error handle. */
+    const call = (f: QuickJSHandle, ...values: (number | string)[]) => {
+      const argHandles = values.map((v) => (typeof v === "number" ? ctx.newNumber(v) : ctx.newString(v)));
+      try {
+        return ctx.callFunction(f, ctx.undefined, argHandles);
+      } finally {
+        for (const h of argHandles) h.dispose();
+      }
+    };
+    const callString = (f: QuickJSHandle, ...values: (number | string)[]): string => {
+      const result = call(f, ...values);
+      if (result.error) throw new CallFailed(result.error);
+      const kind = ctx.typeof(result.value);
+      const text = kind === "string" ? ctx.getString(result.value) : kind === "number" ? String(ctx.getNumber(result.value)) : String(ctx.dump(result.value));
+      result.value.dispose();
+      return text;
+    };
+    const drain = () => {
+      if (!runtime.hasPendingJob()) return;
+      const result = runtime.executePendingJobs(-1);
+      if (result.error) throw new CallFailed(result.error);
+      result.dispose();
+    };
+    const housekeeping = <T>(f: () => T): T => {
+      meter.begin(HOUSEKEEPING_FUEL);
+      return f();
+    };
+
+    /** Turns a failed call into a fault, and rolls the state back. */
+    const toFault = (error: unknown, budget: number): HandlerFault => {
+      const exhausted = meter.exhausted();
+      return housekeeping(() => {
+        let handler = "handler";
+        try { handler = callString(currentFn); } catch (e) { disposeFailure(e); }
+        let reason: string;
+        if (exhausted) {
+          reason = `out of fuel (fuel_per_tick ${budget})`;
+        } else if (error instanceof CallFailed) {
+          try { reason = describeError(error.handle); } catch (e) { disposeFailure(e); reason = "failed"; }
+        } else {
+          reason = error instanceof Error ? error.message : String(error);
+        }
+        disposeFailure(error);
+        return { handler, reason };
+      });
+    };
+    const describeError = (handle: QuickJSHandle): string => {
+      const result = ctx.callFunction(describeFn, ctx.undefined, handle);
+      if (result.error) { result.error.dispose(); return "failed"; }
+      const text = ctx.getString(result.value);
+      result.value.dispose();
+      if (text === "InternalError: out of memory") return `out of memory (memory limit ${options.memoryLimitBytes} bytes)`;
+      return text;
+    };
+    const rollback = () => {
+      try {
+        housekeeping(() => {
+          const result = call(restoreFn, committed);
+          if (result.error) throw new CallFailed(result.error);
+          result.value.dispose();
+          drain();
+        });
+      } catch (e) {
+        disposeFailure(e);
+        isBroken = true;
+      }
+    };
+    let hasTick = false;
+    /** Fuel of the current step's finished attempts that faulted (the meter restarts after a fault). */
+    let spentBefore = 0;
+    /** Runs one handler call; returns false when the script must stop for this tick. */
+    const attempt = (faults: HandlerFault[], budget: number, body: () => string): boolean => {
+      try {
+        let state = body();
+        if (runtime.hasPendingJob()) {
+          drain();
+          state = callString(saveFn);
+        }
+        if (state.length > options.maxStateBytes) throw new Error(`this.state is larger than max_state_bytes (${options.maxStateBytes})`);
+        if (state !== "") committed = state;
+        return true;
+      } catch (error) {
+        const used = meter.used();
+        const exhausted = meter.exhausted();
+        faults.push(toFault(error, budget));
+        rollback();
+        spentBefore += used;
+        if (exhausted || spentBefore >= budget) return false;
+        meter.begin(budget - spentBefore);
+        return true;
+      }
+    };
+
+    return {
+      stateJson: () => committed,
+      load(source, stateJson) {
+        meter.begin(options.loadFuel);
+        let ns: QuickJSHandle | undefined;
+        try {
+          const evaluated = ctx.evalCode(source, `${name}.js`, { type: "module", strict: true });
+          if (evaluated.error) throw new CallFailed(evaluated.error);
+          ns = evaluated.value;
+          if (ctx.typeof(ns) === "object") {
+            // A module with top-level await evaluates to a promise: let it settle within the load budget.
+            let settled = ctx.getPromiseState(ns);
+            if (settled.type === "pending") {
+              drain();
+              settled = ctx.getPromiseState(ns);
+            }
+            if (settled.type === "pending") throw new Error("top-level await did not settle during load");
+            if (settled.type === "rejected") throw new CallFailed(settled.error);
+            if (settled.notAPromise !== true) { ns.dispose(); ns = settled.value; }
+          }
+          const stateArg = stateJson === undefined ? ctx.undefined : ctx.newString(stateJson);
+          const nameArg = ctx.newString(name);
+          const attached = ctx.callFunction(attachFn, ctx.undefined, ns, stateArg, nameArg);
+          nameArg.dispose();
+          if (stateJson !== undefined) stateArg.dispose();
+          if (attached.error) throw new CallFailed(attached.error);
+          attached.value.dispose();
+          let state = callString(onLoadFn, stateJson === undefined ? 0 : 1);
+          if (runtime.hasPendingJob()) {
+            drain();
+            state = callString(saveFn);
+          }
+          if (state.length > options.maxStateBytes) throw new Error(`this.state is larger than max_state_bytes (${options.maxStateBytes})`);
+          committed = state;
+          const used = meter.used();
+          hasTick = housekeeping(() => callString(hasTickFn)) === "true";
+          return used;
+        } catch (error) {
+          const fault = toFault(error, options.loadFuel);
+          throw Object.assign(new Error(`${fault.handler}: ${fault.reason}`), { fault });
+        } finally {
+          if (ns?.alive) ns.dispose();
+        }
+      },
+      step(simNow, dt, events, budget) {
+        const faults: HandlerFault[] = [];
+        spentBefore = 0;
+        meter.begin(budget);
+        let next = Number(callString(nextDueFn));
+        let going = true;
+        while (going && next !== -1 && next <= simNow) {
+          going = attempt(faults, budget, () => {
+            callString(fireNextFn, simNow);
+            return callString(saveFn);
+          });
+          // Awaits resumed by the timer may have set new timers: look again.
+          if (going) next = Number(callString(nextDueFn));
+        }
+        for (const event of events) {
+          if (!going) break;
+          going = attempt(faults, budget, () => callString(eventFn, simNow, event.name, event.dataJson));
+        }
+        if (going) {
+          if (hasTick) going = attempt(faults, budget, () => callString(tickFn, simNow, dt));
+          else callString(setNowFn, simNow);
+        }
+        const fuelUsed = Math.min(budget, spentBefore + (going ? meter.used() : 0));
+        return { fuelUsed, faults };
+      },
+      setNow(simNow) {
+        housekeeping(() => callString(setNowFn, simNow));
+      },
+      broken: () => isBroken,
+      dispose() {
+        for (const h of handles.splice(0)) if (h.alive) h.dispose();
+        context?.dispose();
+        runtime.dispose();
+      },
+    };
+
+    function disposeFailure(error: unknown) {
+      if (error instanceof CallFailed && error.handle.alive) error.handle.dispose();
+    }
+  } catch (error) {
+    for (const h of handles) if (h.alive) h.dispose();
+    context?.dispose();
+    runtime.dispose();
+    throw error;
+  }
+}
+
+/** A call into the sandbox failed; `handle` is the thrown value. */
+class CallFailed extends Error {
+  constructor(readonly handle: QuickJSHandle) {
+    super("call failed");
+  }
+}

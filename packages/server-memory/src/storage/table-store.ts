@@ -106,7 +106,7 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
       const desc = query.order === "desc";
       if (query.after) {
         // By value, not position: rows added or removed since the cursor was made shift nothing.
-        if (desc) end = Math.min(end, tree.countWhile(beforeCursor(query.after, true)));
+        if (desc) end = Math.min(end, tree.countWhile(beforeCursor(query.after, false)));
         else start = Math.max(start, tree.countWhile(beforeCursor(query.after, true)));
       }
       if (desc) {

@@ -9,8 +9,7 @@ import type { Ed25519Backend } from "./ed25519-backend.js";
 
 /**
  * The node:crypto backend: 6,000-12,000 verifies/s on 2 cores where noble
- * does 600-900 (bench/tokens.bench.ts)
- * Keys are imported once as KeyObjects from their JWK form.
+ * does 600-900 (bench/tokens.bench.ts). Keys are imported once as KeyObjects from their JWK form.
  */
 export const nodeEd25519: Ed25519Backend = {
   name: "node",

@@ -67,6 +67,10 @@ interface Split<T> {
   right: TreeNode<T>;
 }
 
+// What an insert into a subtree did when it did not split it (no allocation on the hot path).
+const REPLACED = 0;
+const ADDED = 1;
+
 const sizeOf = <T>(node: TreeNode<T>): number => (node.leaf ? node.items.length : node.size);
 const widthOf = <T>(node: TreeNode<T>): number => (node.leaf ? node.items.length : node.children.length);
 const newLeaf = <T>(items: T[]): Leaf<T> => ({ leaf: true, items, prev: null, next: null });
@@ -101,37 +105,38 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
     return lo - 1;
   }
 
-  function insertInto(node: TreeNode<T>, item: T): { added: boolean; split?: Split<T> } {
+  /** Adds `item` under `node`: answers REPLACED, ADDED, or the split `node` underwent. */
+  function insertInto(node: TreeNode<T>, item: T): typeof REPLACED | typeof ADDED | Split<T> {
     if (node.leaf) {
       const at = lowerBound(node.items, item);
       if (at < node.items.length && compare(node.items[at]!, item) === 0) {
         node.items[at] = item;
-        return { added: false };
+        return REPLACED;
       }
       node.items.splice(at, 0, item);
-      if (node.items.length <= leafMax) return { added: true };
+      if (node.items.length <= leafMax) return ADDED;
       const right = newLeaf(node.items.splice(node.items.length >> 1));
       right.next = node.next;
       right.prev = node;
       if (node.next) node.next.prev = right;
       node.next = right;
-      return { added: true, split: { sep: right.items[0]!, right } };
+      return { sep: right.items[0]!, right };
     }
     const i = childFor(node, item);
     const result = insertInto(node.children[i]!, item);
-    if (!result.added) return result;
+    if (result === REPLACED) return result;
     node.size++;
-    if (!result.split) return result;
-    node.children.splice(i + 1, 0, result.split.right);
-    node.seps.splice(i + 1, 0, result.split.sep);
-    if (node.children.length <= branchMax) return { added: true };
+    if (result === ADDED) return result;
+    node.children.splice(i + 1, 0, result.right);
+    node.seps.splice(i + 1, 0, result.sep);
+    if (node.children.length <= branchMax) return ADDED;
     const half = node.children.length >> 1;
     const children = node.children.splice(half);
     const seps = node.seps.splice(half);
     const right: Branch<T> = { leaf: false, children, seps, size: 0 };
     for (const child of children) right.size += sizeOf(child);
     node.size -= right.size;
-    return { added: true, split: { sep: seps[0]!, right } };
+    return { sep: seps[0]!, right };
   }
 
   function deleteFrom(node: TreeNode<T>, item: T): boolean {
@@ -295,12 +300,12 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
       return sizeOf(root);
     },
     insert(item) {
-      const { added, split } = insertInto(root, item);
-      if (split) {
-        const children = [root, split.right];
-        root = { leaf: false, children, seps: [split.sep, split.sep], size: sizeOf(root) + sizeOf(split.right) };
+      const result = insertInto(root, item);
+      if (result === REPLACED) return false;
+      if (result !== ADDED) {
+        root = { leaf: false, children: [root, result.right], seps: [result.sep, result.sep], size: sizeOf(root) + sizeOf(result.right) };
       }
-      return added;
+      return true;
     },
     delete(item) {
       if (!deleteFrom(root, item)) return false;

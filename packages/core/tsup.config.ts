@@ -6,5 +6,7 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
+  // One copy of shared code (PlayfieldError) across the index and wire entries, in CJS too, so instanceof holds.
+  splitting: true,
   target: "es2022",
 });

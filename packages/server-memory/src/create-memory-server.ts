@@ -4,6 +4,7 @@ import { hashToken } from "./crypto/random-token.js";
 import type { SigningKey } from "./crypto/signing-key.js";
 import { createScryptHasher, FAST_TEST_COST } from "./crypto/create-scrypt-hasher.js";
 import { createFetchHandler, type FetchHandler, type RawRoute } from "./fetch-handler.js";
+import { createRpcHandler, type RpcHandler } from "./rpc-handler.js";
 import { createRandomIds } from "./ids.js";
 import { createMovableClock, type MovableClock } from "./movable-clock.js";
 import { createRouter, type Implementations } from "./router.js";
@@ -40,6 +41,8 @@ export interface MemoryServer {
   fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   /** The server as a fetch handler `(Request, env) => Response`, for adapters. */
   handle: FetchHandler;
+  /** The RPC layer alone: adapters that can skip building a `Request` call it directly. */
+  rpc: RpcHandler;
   clock: MovableClock;
   deps: ServerDeps;
   /** Seed helpers: users, guests, game tokens. */
@@ -100,9 +103,11 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
     },
   ];
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error("playfield: internal error", error));
-  const handle = createFetchHandler(deps, createRouter(implementations), rawRoutes, onInternalError);
+  const rpc = createRpcHandler(deps, createRouter(implementations), onInternalError);
+  const handle = createFetchHandler(rpc, rawRoutes);
   return {
     handle,
+    rpc,
     fetch: (input, init) => handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
     clock,
     deps,

@@ -8,8 +8,9 @@
 
 export { createMemoryServer, type MemoryServer, type ServerOptions } from "./create-memory-server.js";
 export { startServer, type StartServerOptions, type StartedServer } from "./node/start-server.js";
-export { nodeHttpAdapter } from "./node/node-http-adapter.js";
+export { nodeHttpAdapter, type NodeApp } from "./node/node-http-adapter.js";
 export { createFetchHandler, type FetchHandler, type RequestEnv, type RawRoute } from "./fetch-handler.js";
+export { createRpcHandler, MAX_BODY_BYTES, type RpcHandler, type IncomingCall, type Answer } from "./rpc-handler.js";
 export { createRouter, type ServiceImpl, type MethodImpl, type HandlerContext, type Implementations } from "./router.js";
 export type { Caller } from "./caller.js";
 export type { ServerDeps, ServerConfig, IdGenerator, PasswordHasher, TokenSigner } from "./server-deps.js";

@@ -7,8 +7,8 @@ import type { ServerDeps } from "./server-deps.js";
 export interface HandlerContext {
   deps: ServerDeps;
   caller: Caller;
-  /** The request's headers (x-svc-client, Origin). */
-  headers: Headers;
+  /** A request header by lowercase name (x-svc-client, origin), or null. */
+  header(name: string): string | null;
   /** The client's address, when the adapter knows it. */
   clientAddress: string | null;
 }

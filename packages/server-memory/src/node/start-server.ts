@@ -29,7 +29,7 @@ export interface StartedServer extends MemoryServer {
 export async function startServer(options: StartServerOptions = {}): Promise<StartedServer> {
   const { port = 8080, host = "127.0.0.1", ...serverOptions } = options;
   const memory = createMemoryServer(serverOptions);
-  const http = createServer(nodeHttpAdapter(memory.handle));
+  const http = createServer(nodeHttpAdapter(memory));
   http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);

@@ -44,7 +44,7 @@ export function defaultSettings(ageBand: string): AccountSettingsRow {
 
 /** The device label from `x-svc-client`, as the spec says. */
 export function deviceLabel(ctx: HandlerContext): string {
-  const label = ctx.headers.get("x-svc-client")?.trim().slice(0, 100);
+  const label = ctx.header("x-svc-client")?.trim().slice(0, 100);
   return label || "Unknown device";
 }
 

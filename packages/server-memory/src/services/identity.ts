@@ -361,11 +361,11 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
     });
     if (!handoff) throw fail.notFound("code: unknown, already used or expired");
     if (!isValidVerifier(req.codeVerifier)) throw fail.invalid("codeVerifier: 43 to 128 characters of A-Z a-z 0-9 - . _ ~");
-    if (ctx.headers.get("origin") !== handoff.targetOrigin) throw fail.denied("origin: the code was made for another origin");
+    if (ctx.header("origin") !== handoff.targetOrigin) throw fail.denied("origin: the code was made for another origin");
     if (!verifyS256(req.codeVerifier, handoff.codeChallenge)) throw fail.denied("codeVerifier: does not match the code's challenge");
     const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
       const user = await requireUser(tx, handoff.userId);
-      const label = ctx.headers.get("x-svc-client")?.trim().slice(0, 100) || handoff.label;
+      const label = ctx.header("x-svc-client")?.trim().slice(0, 100) || handoff.label;
       const { device, refreshToken } = await openDevice(tx, deps, user.id, label);
       return { user, deviceId: device.id, refreshToken };
     });

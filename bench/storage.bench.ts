@@ -102,6 +102,8 @@ async function orderedIndex(): Promise<void> {
   const sorted = [...rows].sort(byScoreThenId);
   const baselineBuildMs = performance.now() - start;
   const baselineBytes = heapUsed() - before;
+  // Used after the measurement, so that the collector could not drop it during it.
+  if (map.size !== N) throw new Error("baseline map lost rows");
 
   const n = N.toLocaleString("en");
   console.log(`\n### Ordered index, ${n} entries${gc ? "" : " (run with --expose-gc for exact memory)"}\n`);

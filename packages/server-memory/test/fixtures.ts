@@ -10,6 +10,10 @@ export type TransportKind = (typeof TRANSPORTS)[number];
 
 export interface TestServer extends AsyncDisposable {
   server: MemoryServer;
+  /** The base URL calls go to. */
+  baseUrl: string;
+  /** A fetch that reaches the server: its own in process, the global one over the socket. */
+  fetch: typeof globalThis.fetch;
   /** A new client of this server, with its own tokens. */
   client(options?: Partial<ClientOptions>): PlayfieldClient;
 }
@@ -20,6 +24,8 @@ export async function testServer(kind: TransportKind, options: ServerOptions = {
     const server = createMemoryServer(options);
     return {
       server,
+      baseUrl: "http://playfield.test",
+      fetch: server.fetch,
       client: (o = {}) => createClient({ baseUrl: "http://playfield.test", fetch: server.fetch, ...o }),
       [Symbol.asyncDispose]: async () => {},
     };
@@ -27,6 +33,8 @@ export async function testServer(kind: TransportKind, options: ServerOptions = {
   const server = await startServer({ port: 0, ...options });
   return {
     server,
+    baseUrl: server.url,
+    fetch: globalThis.fetch,
     client: (o = {}) => createClient({ baseUrl: server.url, ...o }),
     [Symbol.asyncDispose]: () => server.close(),
   };

@@ -57,6 +57,8 @@ interface Branch<T> {
   children: TreeNode<T>[];
   /** seps[i] (i ≥ 1) is above every item of children[i-1] and at most every item of children[i]; seps[0] is unused. */
   seps: T[];
+  /** counts[i] is how many items children[i] holds: kept here, in one packed array, so that rank and select read no child node. */
+  counts: number[];
   size: number;
 }
 
@@ -126,15 +128,21 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
     const result = insertInto(node.children[i]!, item);
     if (result === REPLACED) return result;
     node.size++;
-    if (result === ADDED) return result;
+    if (result === ADDED) {
+      node.counts[i]!++;
+      return result;
+    }
     node.children.splice(i + 1, 0, result.right);
     node.seps.splice(i + 1, 0, result.sep);
+    node.counts[i] = sizeOf(node.children[i]!);
+    node.counts.splice(i + 1, 0, sizeOf(result.right));
     if (node.children.length <= branchMax) return ADDED;
     const half = node.children.length >> 1;
     const children = node.children.splice(half);
     const seps = node.seps.splice(half);
-    const right: Branch<T> = { leaf: false, children, seps, size: 0 };
-    for (const child of children) right.size += sizeOf(child);
+    const counts = node.counts.splice(half);
+    const right: Branch<T> = { leaf: false, children, seps, counts, size: 0 };
+    for (const n of counts) right.size += n;
     node.size -= right.size;
     return { sep: seps[0]!, right };
   }
@@ -150,6 +158,7 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
     const child = node.children[i]!;
     if (!deleteFrom(child, item)) return false;
     node.size--;
+    node.counts[i]!--;
     if (widthOf(child) < (child.leaf ? leafMin : branchMin)) rebalance(node, i);
     return true;
   }
@@ -171,6 +180,8 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
       const moved = left.items.pop()!;
       child.items.unshift(moved);
       parent.seps[i] = moved;
+      parent.counts[i - 1]!--;
+      parent.counts[i]!++;
       return;
     }
     const l = left as Branch<T>, c = child as Branch<T>;
@@ -180,15 +191,20 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
     c.seps[0] = parent.seps[i]!;
     c.seps.unshift(movedSep);
     parent.seps[i] = movedSep;
-    const n = sizeOf(moved);
+    const n = l.counts.pop()!;
+    c.counts.unshift(n);
     l.size -= n;
     c.size += n;
+    parent.counts[i - 1]! -= n;
+    parent.counts[i]! += n;
   }
 
   function borrowFromRight(parent: Branch<T>, i: number, child: TreeNode<T>, right: TreeNode<T>): void {
     if (child.leaf && right.leaf) {
       child.items.push(right.items.shift()!);
       parent.seps[i + 1] = right.items[0]!;
+      parent.counts[i]!++;
+      parent.counts[i + 1]!--;
       return;
     }
     const c = child as Branch<T>, r = right as Branch<T>;
@@ -197,9 +213,12 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
     c.children.push(moved);
     c.seps.push(parent.seps[i + 1]!);
     parent.seps[i + 1] = r.seps[0]!;
-    const n = sizeOf(moved);
+    const n = r.counts.shift()!;
+    c.counts.push(n);
     r.size -= n;
     c.size += n;
+    parent.counts[i]! += n;
+    parent.counts[i + 1]! -= n;
   }
 
   /** Moves everything of `parent.children[i + 1]` into `parent.children[i]`. */
@@ -212,10 +231,13 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
       const a = into as Branch<T>, b = from as Branch<T>;
       a.children.push(...b.children);
       a.seps.push(parent.seps[i + 1]!, ...b.seps.slice(1));
+      a.counts.push(...b.counts);
       a.size += b.size;
     }
+    parent.counts[i]! += parent.counts[i + 1]!;
     parent.children.splice(i + 1, 1);
     parent.seps.splice(i + 1, 1);
+    parent.counts.splice(i + 1, 1);
   }
 
   /** The leaf holding position `index` and the position inside it. */
@@ -225,7 +247,7 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
     while (!node.leaf) {
       let i = 0;
       for (; i < node.children.length - 1; i++) {
-        const n = sizeOf(node.children[i]!);
+        const n = node.counts[i]!;
         if (rest < n) break;
         rest -= n;
       }
@@ -246,7 +268,7 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
         else hi = mid;
       }
       const j = lo - 1;
-      for (let k = 0; k < j; k++) count += sizeOf(node.children[k]!);
+      for (let k = 0; k < j; k++) count += node.counts[k]!;
       node = node.children[j]!;
     }
     let lo = 0, hi = node.items.length;
@@ -281,7 +303,7 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
       });
       return node.items.length;
     }
-    if (node.seps.length !== node.children.length) fail("separators and children differ in number");
+    if (node.seps.length !== node.children.length || node.counts.length !== node.children.length) fail("separators, counts and children differ in number");
     if (!isRoot && node.children.length < branchMin) fail("branch under-full");
     if (isRoot && node.children.length < 2) fail("root branch with one child");
     if (node.children.length > branchMax) fail("branch over-full");
@@ -289,7 +311,9 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
     node.children.forEach((child, k) => {
       const lo = k === 0 ? lower : node.seps[k];
       const hi = k + 1 < node.children.length ? node.seps[k + 1] : upper;
-      total += checkNode(child, lo, hi, depth + 1, depths, false);
+      const n = checkNode(child, lo, hi, depth + 1, depths, false);
+      if (node.counts[k] !== n) fail("child count is wrong");
+      total += n;
     });
     if (total !== node.size) fail("branch size is wrong");
     return total;
@@ -303,7 +327,8 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
       const result = insertInto(root, item);
       if (result === REPLACED) return false;
       if (result !== ADDED) {
-        root = { leaf: false, children: [root, result.right], seps: [result.sep, result.sep], size: sizeOf(root) + sizeOf(result.right) };
+        const counts = [sizeOf(root), sizeOf(result.right)];
+        root = { leaf: false, children: [root, result.right], seps: [result.sep, result.sep], counts, size: counts[0]! + counts[1]! };
       }
       return true;
     },

@@ -75,6 +75,9 @@ const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
  *
  * @param name - shown in the test names.
  * @param makeStorage - makes the storage under test; called before each test, which then calls `clear()`.
+ * @param options - property-test runs and timeouts, for slower adapters.
+ * @example
+ * storageContract("memory", createMemoryStorage);
  */
 export function storageContract(name: string, makeStorage: () => Storage | Promise<Storage>, options: StorageContractOptions = {}): void {
   const numRuns = options.numRuns ?? 30;

@@ -23,6 +23,13 @@ export interface TableDef<Row = unknown, I extends string = string> {
   indexes: Record<I, IndexDef<Row>>;
 }
 
+/**
+ * The name under which every table's primary key is queryable as an index
+ * (key `[id]`), with no declaration. Tables may not declare an index of
+ * this name.
+ */
+export const PRIMARY_INDEX = "primary";
+
 /** A typed helper to declare a table. */
 export function defineTable<Row>() {
   return <I extends string>(def: TableDef<Row, I>): TableDef<Row, I> => def;
@@ -66,6 +73,7 @@ export interface Tx {
   put<R>(table: TableDef<R>, row: R): Promise<void>;
   /** Deletes by primary key; answers whether the row existed. */
   delete<R>(table: TableDef<R>, id: string): Promise<boolean>;
+  /** Rows by a declared index, or by PRIMARY_INDEX (`"primary"`: the primary key). */
   query<R>(table: TableDef<R>, index: string, query?: Query): Promise<R[]>;
   /** How many rows match `equals` and `range` (offset, limit and after are ignored). O(log n) in the memory adapter. */
   count<R>(table: TableDef<R>, index: string, query?: Pick<Query, "equals" | "range">): Promise<number>;
@@ -93,9 +101,11 @@ export class UniqueViolation extends Error {
 
 /** The cursor of a row in an index, to pass as `after`. */
 export function cursorOf<R>(table: TableDef<R>, index: string, row: R): Cursor {
+  const id = table.primaryKey(row);
+  if (index === PRIMARY_INDEX) return { key: [id], id };
   const def = table.indexes[index];
   if (!def) throw new Error(`no index ${table.name}.${index}`);
-  return { key: def.key(row) ?? [], id: table.primaryKey(row) };
+  return { key: def.key(row) ?? [], id };
 }
 
 /** Compares two index keys element by element; numbers sort before strings. */

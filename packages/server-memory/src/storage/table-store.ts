@@ -8,7 +8,8 @@ import { beforeCursor, compareEntries, matchBounds, type IndexEntry } from "./in
 import { createOrderStatisticTree, type OrderStatisticTree } from "./order-statistic-tree.js";
 
 /** The index name that queries a table by primary key (key `[id]`). */
-export const PRIMARY_INDEX = "primary";
+import { PRIMARY_INDEX } from "@playfield/core";
+
 
 /** A stored row with its entry in each declared index (null when left out of it). */
 export interface StoredRow<Row = unknown> {

@@ -38,7 +38,11 @@ export { mintClaims, isExpired, TokenType, DEFAULT_LIFETIMES, type TokenClaims, 
 export type { Clock, ManualClock } from "./ports/clock.js";
 export { createManualClock } from "./ports/clock.js";
 export { defineTable, cursorOf, PRIMARY_INDEX, compareKeys, UniqueViolation, type Storage, type Tx, type TableDef, type IndexDef, type IndexKey, type Query, type KeyRange, type Cursor } from "./storage/port.js";
-export * as tables from "./storage/tables.js";
-export type { UserRow, DeviceRow, RefreshTokenRow, HandoffRow, ThrottleRow, SessionMemberRow, AccountSettingsRow } from "./storage/tables.js";
+export * as tables from "./storage/tables/index.js";
+export type {
+  UserRow, DeviceRow, RefreshTokenRow, HandoffRow, ThrottleRow, AccountSettingsRow,
+  ExperienceRow, PlaceVersionRow, Visibility, HostingTier, VersionStatus,
+  GameSessionRow, SessionMemberRow, PlayRow,
+} from "./storage/tables/index.js";
 export { isThrottled, recordFailure, retryAfterSeconds, type ThrottleRule, type ThrottleState } from "./domain/throttle.js";
 export { s256Challenge, isValidVerifier, isValidChallenge, verifyS256 } from "./domain/pkce.js";

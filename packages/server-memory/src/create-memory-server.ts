@@ -7,9 +7,9 @@ import { createFetchHandler, type FetchHandler, type RawRoute } from "./fetch-ha
 import { createRpcHandler, type RpcHandler } from "./rpc-handler.js";
 import { createRandomIds } from "./ids.js";
 import { createMovableClock, type MovableClock } from "./movable-clock.js";
-import { createRouter, type Implementations } from "./router.js";
+import { createRouter } from "./router.js";
 import type { IdGenerator, PasswordHasher, ServerConfig, ServerDeps, TokenSigner } from "./server-deps.js";
-import { identityService } from "./services/identity.js";
+import { implementations, serviceRoutes } from "./services/index.js";
 import { createMemoryStorage } from "./storage/memory-storage.js";
 import { createSeeder, type Seeder } from "./testing/seed.js";
 
@@ -50,11 +50,6 @@ export interface MemoryServer {
   /** Drops every record (keys and configuration stay). */
   reset(): Promise<void>;
 }
-
-/** Service implementations built so far; the others answer `unimplemented`. */
-export const implementations: Implementations = {
-  identity: identityService,
-};
 
 export function resolveConfig(options: ServerOptions): ServerConfig {
   const environment = options.environment ?? "test";
@@ -101,6 +96,7 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
       }
       return null;
     },
+    ...serviceRoutes(deps),
   ];
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error("playfield: internal error", error));
   const rpc = createRpcHandler(deps, createRouter(implementations), onInternalError);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { allMethods, mintClaims, TokenType, type MethodDesc } from "@playfield/core";
-import { createMemoryServer, implementations } from "../src/create-memory-server.js";
+import { createMemoryServer } from "../src/create-memory-server.js";
+import { implementations } from "../src/services/index.js";
 import { rpc } from "./rpc.js";
 
 /*

@@ -1,10 +1,6 @@
-import { defineTable } from "./port.js";
+import { defineTable } from "../port.js";
 
-/*
- * Every table of the platform and its indexes, declared once. Adapters read
- * this module to create their tables and indexes; services use the same
- * definitions to read and write. Rows are plain JSON data.
- */
+/* IdentityService's tables: accounts, device sessions, refresh tokens, handoff codes, throttles. */
 
 export interface AccountSettingsRow {
   whoCanMessage: "everyone" | "friends" | "nobody";
@@ -107,25 +103,3 @@ export const throttles = defineTable<ThrottleRow>()({
   indexes: {},
 });
 
-/** A member of a game session: a game token is good while its row exists. */
-export interface SessionMemberRow {
-  /** `${sessionId}:${userId}` */
-  id: string;
-  sessionId: string;
-  userId: string;
-  experienceId: string;
-  joinedAt: number;
-  lastHeartbeatAt: number;
-}
-
-export const sessionMembers = defineTable<SessionMemberRow>()({
-  name: "session_members",
-  primaryKey: (row) => row.id,
-  indexes: {
-    bySession: { key: (row) => [row.sessionId, row.joinedAt] },
-    byUser: { key: (row) => [row.userId] },
-  },
-});
-
-/** Every table, for adapters that create them up front. */
-export const tables = [users, devices, refreshTokens, handoffs, throttles, sessionMembers] as const;

@@ -1,0 +1,19 @@
+/*
+ * Every table of the platform and its indexes, declared once, one file per
+ * service. Adapters read `allTables` to create tables and indexes; services
+ * use the same definitions to read and write. Rows are plain JSON data.
+ */
+import * as catalog from "./catalog.js";
+import * as identity from "./identity.js";
+import * as session from "./session.js";
+
+export * from "./catalog.js";
+export * from "./identity.js";
+export * from "./session.js";
+
+/** Every table, for adapters that create them up front. */
+export const allTables = [
+  ...Object.values(identity),
+  ...Object.values(catalog),
+  ...Object.values(session),
+].filter((t): t is import("../port.js").TableDef => typeof t === "object" && t !== null && "primaryKey" in t);

@@ -1,0 +1,68 @@
+import { defineTable } from "../port.js";
+import type { HostingTier } from "./catalog.js";
+
+/* SessionService's tables: running game sessions, their members, and the plays (visits) recorded for discovery and analytics. */
+
+export interface GameSessionRow {
+  id: string;
+  experienceId: string;
+  /** The version the session started with: it keeps it when the live version changes. */
+  placeVersionId: string;
+  hostingTier: HostingTier;
+  maxPlayers: number;
+  /** Peer tier: the host's user id. Null when the tier has no host. */
+  hostUserId: string | null;
+  memberCount: number;
+  createdAt: number;
+  /** Set when the last member leaves. */
+  closedAt: number | null;
+}
+
+export const gameSessions = defineTable<GameSessionRow>()({
+  name: "game_sessions",
+  primaryKey: (row) => row.id,
+  indexes: {
+    /** Open sessions of an experience (closed ones leave the index). */
+    openByExperience: { key: (row) => (row.closedAt === null ? [row.experienceId, row.createdAt] : null) },
+  },
+});
+
+/** A member of a game session: a game token is good while its row exists. */
+export interface SessionMemberRow {
+  /** `${sessionId}:${userId}` */
+  id: string;
+  sessionId: string;
+  userId: string;
+  experienceId: string;
+  joinedAt: number;
+  lastHeartbeatAt: number;
+}
+
+export const sessionMembers = defineTable<SessionMemberRow>()({
+  name: "session_members",
+  primaryKey: (row) => row.id,
+  indexes: {
+    bySession: { key: (row) => [row.sessionId, row.joinedAt] },
+    byUser: { key: (row) => [row.userId] },
+  },
+});
+
+/** One play of an experience: a member's time in a session, for visits, unique players, session length and retention. */
+export interface PlayRow {
+  id: string;
+  experienceId: string;
+  userId: string;
+  sessionId: string;
+  joinedAt: number;
+  /** Null while playing. */
+  leftAt: number | null;
+}
+
+export const plays = defineTable<PlayRow>()({
+  name: "plays",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byExperience: { key: (row) => [row.experienceId, row.joinedAt] },
+    byUser: { key: (row) => [row.userId, row.joinedAt] },
+  },
+});

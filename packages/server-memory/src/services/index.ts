@@ -1,0 +1,21 @@
+import type { RawRoute } from "../fetch-handler.js";
+import type { Implementations } from "../router.js";
+import type { ServerDeps } from "../server-deps.js";
+import { identityService } from "./identity.js";
+
+/*
+ * The registry of service implementations: one line per service. Methods of
+ * services not listed (or left out of one) answer `unimplemented` after the
+ * auth check.
+ */
+export const implementations: Implementations = {
+  identity: identityService,
+};
+
+/**
+ * Non-RPC routes services serve (content blobs, checkout pages, headshots),
+ * built with the server's parts. The health and key routes are the server's own.
+ */
+export function serviceRoutes(_deps: ServerDeps): RawRoute[] {
+  return [];
+}

@@ -43,6 +43,7 @@ export type {
   UserRow, DeviceRow, RefreshTokenRow, HandoffRow, ThrottleRow, AccountSettingsRow,
   ExperienceRow, PlaceVersionRow, Visibility, HostingTier, VersionStatus,
   GameSessionRow, SessionMemberRow, PlayRow,
+  FriendEdgeRow, BlockRow,
 } from "./storage/tables/index.js";
 export { isThrottled, recordFailure, retryAfterSeconds, type ThrottleRule, type ThrottleState } from "./domain/throttle.js";
 export { s256Challenge, isValidVerifier, isValidChallenge, verifyS256 } from "./domain/pkce.js";

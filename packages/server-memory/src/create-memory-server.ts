@@ -6,6 +6,7 @@ import { createScryptHasher, FAST_TEST_COST } from "./crypto/create-scrypt-hashe
 import { createFetchHandler, type FetchHandler, type RawRoute } from "./fetch-handler.js";
 import { createRpcHandler, type RpcHandler } from "./rpc-handler.js";
 import { createRandomIds } from "./ids.js";
+import { createLocalRealtimeHub, type RealtimeHub } from "./realtime/realtime-hub.js";
 import { createMovableClock, type MovableClock } from "./movable-clock.js";
 import { createRouter } from "./router.js";
 import type { IdGenerator, PasswordHasher, ServerConfig, ServerDeps, TokenSigner } from "./server-deps.js";
@@ -26,6 +27,8 @@ export interface ServerOptions {
   /** Default: scrypt on node:crypto's thread pool; at a fast, weak cost when `environment` is "test". */
   hasher?: PasswordHasher;
   ids?: IdGenerator;
+  /** Default: the in-process hub. */
+  realtime?: RealtimeHub;
   environment?: ServerConfig["environment"];
   lifetimes?: Partial<TokenLifetimes>;
   webOrigins?: string[];
@@ -84,6 +87,7 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
     signer: options.signer ?? createTokenSigner({ keys: options.keys }),
     hasher: options.hasher ?? createScryptHasher(config.environment === "test" ? { cost: FAST_TEST_COST } : {}),
     ids: options.ids ?? createRandomIds(),
+    realtime: options.realtime ?? createLocalRealtimeHub(),
     config,
     hashSecret: hashToken,
   };

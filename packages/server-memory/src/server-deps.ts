@@ -2,6 +2,7 @@ import type { Clock, Storage, TokenLifetimes, ThrottleRule } from "@playfield/co
 
 import type { PasswordHasher } from "./crypto/password-hasher.js";
 import type { TokenSigner } from "./crypto/token-signer.js";
+import type { RealtimeHub } from "./realtime/realtime-hub.js";
 
 export type { PasswordHasher, TokenSigner };
 
@@ -35,6 +36,8 @@ export interface ServerDeps {
   signer: TokenSigner;
   hasher: PasswordHasher;
   ids: IdGenerator;
+  /** Delivery of realtime events to users' connections. */
+  realtime: RealtimeHub;
   config: ServerConfig;
   /** Hashes an opaque token for storage (SHA-256, hex). */
   hashSecret(secret: string): string;

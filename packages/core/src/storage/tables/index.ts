@@ -6,14 +6,17 @@
 import * as catalog from "./catalog.js";
 import * as identity from "./identity.js";
 import * as session from "./session.js";
+import * as social from "./social.js";
 
 export * from "./catalog.js";
 export * from "./identity.js";
 export * from "./session.js";
+export * from "./social.js";
 
 /** Every table, for adapters that create them up front. */
 export const allTables = [
   ...Object.values(identity),
   ...Object.values(catalog),
   ...Object.values(session),
+  ...Object.values(social),
 ].filter((t): t is import("../port.js").TableDef => typeof t === "object" && t !== null && "primaryKey" in t);

@@ -11,46 +11,17 @@ import { createTokenSigner } from "../packages/server-memory/src/crypto/create-t
 import { CryptoBackend } from "../packages/server-memory/src/crypto/crypto-backend.js";
 import { DEFAULT_SCRYPT_COST } from "../packages/server-memory/src/crypto/scrypt-encoding.js";
 import { generateSigningKey } from "../packages/server-memory/src/crypto/signing-key.js";
+import { measure, printTable, type Figure } from "./lib/measure.js";
 
 const NOW = Date.UTC(2026, 0, 1);
 const SECONDS_PER_CASE = Number(process.env.BENCH_SECONDS ?? 0.5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
-interface Figure {
-  name: string;
-  opsPerSecond: number;
-}
-
-/** Calls `op` one after another for a while (after a warm-up) and gives calls per second. */
-async function measure(name: string, op: () => Promise<unknown>, seconds = SECONDS_PER_CASE): Promise<Figure> {
-  for (let i = 0; i < 20; i++) await op();
-  let calls = 0;
-  const start = performance.now();
-  const end = start + seconds * 1000;
-  while (performance.now() < end) {
-    for (let i = 0; i < 10; i++) await op();
-    calls += 10;
-  }
-  return { name, opsPerSecond: calls / ((performance.now() - start) / 1000) };
-}
-
-/** Runs `concurrency` calls at a time for a while and gives calls per second. */
+/** Runs `concurrency` calls at a time for `rounds` rounds and gives calls per second. */
 async function measureConcurrent(name: string, op: () => Promise<unknown>, concurrency: number, rounds: number): Promise<Figure> {
   const start = performance.now();
   for (let r = 0; r < rounds; r++) await Promise.all(Array.from({ length: concurrency }, op));
-  return { name, opsPerSecond: (concurrency * rounds) / ((performance.now() - start) / 1000) };
-}
-
-function table(title: string, figures: Figure[], baseline: Figure): void {
-  console.log(`\n### ${title}\n`);
-  console.log(`| case | ops/s | time per op (1/rate) | vs ${baseline.name} |`);
-  console.log("|---|---:|---:|---:|");
-  for (const f of figures) {
-    const perOp = 1e6 / f.opsPerSecond;
-    const shown = perOp >= 1000 ? `${(perOp / 1000).toFixed(1)} ms` : `${perOp.toFixed(perOp < 10 ? 2 : 0)} µs`;
-    const ops = f.opsPerSecond < 100 ? f.opsPerSecond.toFixed(1) : Math.round(f.opsPerSecond).toLocaleString("en");
-    console.log(`| ${f.name} | ${ops} | ${shown} | ${(f.opsPerSecond / baseline.opsPerSecond).toFixed(3)} |`);
-  }
+  return { name, rate: (concurrency * rounds) / ((performance.now() - start) / 1000) };
 }
 
 async function tokens(): Promise<void> {
@@ -70,11 +41,11 @@ async function tokens(): Promise<void> {
   const rounds: Figure[][] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const round: Figure[] = [];
-    for (const [name, op] of cases) round.push(await measure(name, op));
+    for (const [name, op] of cases) round.push(await measure(name, op, SECONDS_PER_CASE));
     rounds.push(round);
   }
-  const figures = cases.map(([name], i) => ({ name, opsPerSecond: median(rounds.map((round) => round[i]!.opsPerSecond)) }));
-  table(`Ed25519 JWT (serial calls, one token of ~300 characters; median of ${ROUNDS} rounds)`, figures, figures.find((f) => f.name === "node verify")!);
+  const figures = cases.map(([name], i) => ({ name, rate: median(rounds.map((round) => round[i]!.rate)) }));
+  printTable(`Ed25519 JWT (serial calls, one token of ~300 characters; median of ${ROUNDS} rounds)`, figures, figures.find((f) => f.name === "node verify")!);
 }
 
 function median(values: number[]): number {
@@ -92,7 +63,7 @@ async function scrypt(): Promise<void> {
     await measureConcurrent("node hash, 4 at once (thread pool)", () => node.hash("correct horse battery"), 4, 8),
     await measure("noble hash", () => noble.hash("correct horse battery"), 3),
   ];
-  table(`scrypt N=2^${Math.log2(N)}, r=${r}, p=${p}`, figures, baseline);
+  printTable(`scrypt N=2^${Math.log2(N)}, r=${r}, p=${p}`, figures, baseline);
 }
 
 console.log(`Node ${process.version}, ${(await import("node:os")).cpus().length} CPUs`);

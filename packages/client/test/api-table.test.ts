@@ -1,7 +1,8 @@
-import { allMethods, messageName, shapeTable, snakeCase, writeMessage, type FieldShape, type ShapeTable } from "@playfield/core";
+import { allMethods, messageName, shapeTable, snakeCase, writeMessage } from "@playfield/core";
 import fc from "fast-check";
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
+import { messageArbitrary } from "../../core/test/support/wire-arbitrary.js";
 import { readApiTable } from "../src/api-table.js";
 import { BASE_URL, testClient, useMswServer } from "./helpers.js";
 
@@ -51,7 +52,7 @@ describe("client answers", () => {
   it("should give back any answer the server writes (defaults left out, int64 as strings, either name case)", async () => {
     const methods = allMethods();
     await fc.assert(fc.asyncProperty(
-      fc.constantFrom(...methods).chain((method) => fc.tuple(fc.constant(method), messageOf(core, messageName(method.output), 0), fc.boolean())),
+      fc.constantFrom(...methods).chain((method) => fc.tuple(fc.constant(method), messageArbitrary(core, core[messageName(method.output)]!), fc.boolean())),
       async ([method, value, snake]) => {
         const written = writeMessage(core, core[messageName(method.output)]!, value);
         const body = snake ? Object.fromEntries(Object.entries(written).map(([k, v]) => [snakeCase(k), v])) : written;
@@ -67,43 +68,3 @@ describe("client answers", () => {
     ), { numRuns: 200 });
   });
 });
-
-// Arbitraries: any value of a message, as its TypeScript type holds it (every
-// non-optional field present), nested messages at most a few levels deep.
-
-function fieldOf(table: ShapeTable, shape: FieldShape, depth: number): fc.Arbitrary<unknown> {
-  switch (shape.kind) {
-    case "scalar":
-      switch (shape.type) {
-        case "string": return fc.string();
-        case "bytes": return fc.base64String();
-        case "bool": return fc.boolean();
-        case "int32": return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
-        case "int64": return fc.maxSafeInteger();
-        // -0 is written as 0, a default, so it comes back as 0.
-        case "double": return fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (d === 0 ? 0 : d));
-      }
-      break;
-    case "enum": return fc.constantFrom(...shape.values);
-    case "message": return messageOf(table, shape.name, depth + 1);
-    case "list": return fc.array(fieldOf(table, shape.item, depth), { maxLength: 3 });
-    case "map": {
-      const key = shape.key === "int32" ? fc.integer({ min: -1000, max: 1000 }).map(String) : fc.string();
-      return fc.dictionary(key, fieldOf(table, shape.value, depth), { maxKeys: 3 });
-    }
-  }
-}
-
-function messageOf(table: ShapeTable, name: string, depth: number): fc.Arbitrary<Record<string, unknown>> {
-  const message = table[name]!;
-  const record: Record<string, fc.Arbitrary<unknown>> = {};
-  const optional: string[] = [];
-  for (const field of message.fields) {
-    if (field.optional) {
-      optional.push(field.name);
-      if (field.shape.kind === "message" && depth >= 3) continue;
-    }
-    record[field.name] = fieldOf(table, field.shape, depth);
-  }
-  return fc.record(record, { requiredKeys: Object.keys(record).filter((k) => !optional.includes(k)) });
-}

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { messageArbitrary } from "./support/wire-arbitrary.js";
 import {
   addMessage,
   CatalogService,
@@ -166,6 +167,10 @@ function serviceTable(): ShapeTable {
 
 const table = serviceTable();
 /** Every exported message schema by its message name (nested ones included). */
+/** A field may be left out when its schema lets it be absent (explicit presence: the codec never fills it). */
+const mayBeAbsent = (message: MessageShape, field: string) =>
+  (zodByName.get(message.name)!.shape[field] as z.ZodType).safeParse(undefined).success;
+
 const zodByName = new Map<string, AnyMessage>(
   Object.values(schemas as unknown as Record<string, unknown>)
     .filter((v): v is AnyMessage => v instanceof z.ZodObject)
@@ -215,7 +220,7 @@ describe("proto3 JSON codec on these services' messages", () => {
       const shape = table[name]!;
       const schema = zodByName.get(name)!;
       fc.assert(
-        fc.property(messageArbitrary(table, shape), (value) => {
+        fc.property(messageArbitrary(table, shape, { mayBeAbsent }), (value) => {
           const wire = JSON.parse(JSON.stringify(writeMessage(table, shape, value)));
           expect(fillMessage(table, shape, wire)).toEqual(value);
           expect(schema.parse(value)).toEqual(value);
@@ -349,37 +354,3 @@ describe("request validation", () => {
   });
 });
 
-// Arbitraries: values of any message, built from its wire shape.
-
-function fieldArbitrary(table: ShapeTable, shape: FieldShape): fc.Arbitrary<unknown> {
-  switch (shape.kind) {
-    case "scalar":
-      switch (shape.type) {
-        case "string": return fc.string();
-        case "bytes": return fc.base64String();
-        case "bool": return fc.boolean();
-        case "int32": return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
-        case "int64": return fc.maxSafeInteger();
-        // JSON has no -0: it is written, and read back, as 0.
-        case "double": return fc.double({ noNaN: true, noDefaultInfinity: true }).map((v) => v + 0);
-      }
-      break;
-    case "enum": return fc.constantFrom(...shape.values);
-    case "message": return messageArbitrary(table, table[shape.name]!);
-    case "list": return fc.array(fieldArbitrary(table, shape.item), { maxLength: 3 });
-    // The codec builds maps by assignment, which drops a "__proto__" key: left out here.
-    case "map": return fc.dictionary(fc.string().filter((k) => k !== "__proto__"), fieldArbitrary(table, shape.value), { maxKeys: 3, noNullPrototype: true });
-  }
-}
-
-/**
- * A value of `message` with every field present, except message fields that
- * its zod schema lets be absent (explicit presence: the codec never fills them).
- */
-function messageArbitrary(table: ShapeTable, message: MessageShape): fc.Arbitrary<Record<string, unknown>> {
-  const schema = zodByName.get(message.name)!;
-  const model = Object.fromEntries(message.fields.map((f) => [f.name, fieldArbitrary(table, f.shape)]));
-  const mayBeAbsent = (field: string) => (schema.shape[field] as z.ZodType).safeParse(undefined).success;
-  const requiredKeys = message.fields.filter((f) => !f.optional || !mayBeAbsent(f.name)).map((f) => f.name);
-  return fc.record(model, { requiredKeys });
-}

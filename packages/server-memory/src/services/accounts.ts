@@ -1,5 +1,5 @@
 import {
-  AgeBand, ageBandOf, fail, mintClaims, tables, TokenType,
+  AgeBand, ageBandOf, fail, mintClaims, tables, TokenType, usernameKey,
   type AccountSettingsRow, type DeviceRow, type MethodOutput, type Tx, type UserRow, type IdentityService,
 } from "@playfield/core";
 import type { HandlerContext } from "../router.js";
@@ -96,4 +96,22 @@ export async function requireUser(tx: Tx, userId: string): Promise<UserRow> {
   const user = await tx.get(tables.users, userId);
   if (!user || user.deletedAt !== null) throw fail.unauthenticated("the account no longer exists");
   return user;
+}
+
+/** A new user row: an account (with password and birthdate) or a guest (with neither). */
+export function newUser(deps: ServerDeps, fields: { username: string; displayName: string; passwordHash: string | null; birthdate: string | null }): UserRow {
+  const now = deps.clock.now();
+  const guest = fields.passwordHash === null;
+  return {
+    id: deps.ids.id("usr"),
+    username: fields.username,
+    usernameKey: usernameKey(fields.username),
+    displayName: fields.displayName.trim(),
+    passwordHash: fields.passwordHash,
+    birthdate: fields.birthdate,
+    guest,
+    createdAt: now,
+    deletedAt: null,
+    settings: defaultSettings(guest ? AgeBand.Under13 : ageBandOf(fields.birthdate, new Date(now))),
+  };
 }

@@ -6,7 +6,7 @@ import {
 import type { HandlerContext, ServiceImpl } from "../router.js";
 import type { ServerDeps } from "../server-deps.js";
 import {
-  authResponse, defaultSettings, deviceLabel, iso, openDevice, requireUser, revokeAllDevices, revokeDevice, toMe,
+  authResponse, defaultSettings, deviceLabel, iso, newUser, openDevice, requireUser, revokeAllDevices, revokeDevice, toMe,
 } from "./accounts.js";
 import { isAllowedOrigin } from "./origins.js";
 
@@ -50,19 +50,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
     const passwordHash = await deps.hasher.hash(req.password);
     const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
       await usernameFree(tx, req.username);
-      const now = deps.clock.now();
-      const user: UserRow = {
-        id: deps.ids.id("usr"),
-        username: req.username,
-        usernameKey: usernameKey(req.username),
-        displayName: req.displayName.trim(),
-        passwordHash,
-        birthdate: req.birthdate,
-        guest: false,
-        createdAt: now,
-        deletedAt: null,
-        settings: defaultSettings(ageBandOf(req.birthdate, new Date(now))),
-      };
+      const user = newUser(deps, { username: req.username, displayName: req.displayName, passwordHash, birthdate: req.birthdate });
       await tx.put(tables.users, user);
       const { device, refreshToken } = await openDevice(tx, deps, user.id, deviceLabel(ctx));
       return { user, deviceId: device.id, refreshToken };
@@ -151,7 +139,6 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
   async startGuest(_req, ctx) {
     const { deps } = ctx;
     const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
-      const now = deps.clock.now();
       let username = "";
       for (let attempt = 0; attempt < 10 && !username; attempt++) {
         const candidate = `Guest_${deps.ids.digits(attempt < 5 ? 8 : 12)}`;
@@ -159,18 +146,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
         if (!taken) username = candidate;
       }
       if (!username) throw fail.exhausted("no guest name is free: try again");
-      const user: UserRow = {
-        id: deps.ids.id("usr"),
-        username,
-        usernameKey: usernameKey(username),
-        displayName: "",
-        passwordHash: null,
-        birthdate: null,
-        guest: true,
-        createdAt: now,
-        deletedAt: null,
-        settings: defaultSettings(AgeBand.Under13),
-      };
+      const user = newUser(deps, { username, displayName: "", passwordHash: null, birthdate: null });
       await tx.put(tables.users, user);
       const { device, refreshToken } = await openDevice(tx, deps, user.id, deviceLabel(ctx));
       return { user, deviceId: device.id, refreshToken };

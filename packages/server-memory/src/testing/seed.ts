@@ -1,6 +1,6 @@
-import { ageBandOf, mintClaims, tables, TokenType, usernameKey, type UserRow } from "@playfield/core";
+import { mintClaims, tables, TokenType } from "@playfield/core";
 import type { ServerDeps } from "../server-deps.js";
-import { authResponse, defaultSettings, openDevice } from "../services/accounts.js";
+import { authResponse, newUser, openDevice } from "../services/accounts.js";
 
 /** A seeded user with live tokens, ready to hand to a client. */
 export interface SeededUser {
@@ -46,20 +46,8 @@ export function createSeeder(deps: ServerDeps): Seeder {
       const password = options.password ?? `password-${counter}-secret`;
       const birthdate = guest ? null : options.birthdate ?? "1990-01-01";
       const passwordHash = guest ? null : await deps.hasher.hash(password);
-      const now = deps.clock.now();
       const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
-        const user: UserRow = {
-          id: deps.ids.id("usr"),
-          username,
-          usernameKey: usernameKey(username),
-          displayName: options.displayName ?? "",
-          passwordHash,
-          birthdate,
-          guest,
-          createdAt: now,
-          deletedAt: null,
-          settings: defaultSettings(ageBandOf(birthdate, new Date(now))),
-        };
+        const user = newUser(deps, { username, displayName: options.displayName ?? "", passwordHash, birthdate });
         await tx.put(tables.users, user);
         const { device, refreshToken } = await openDevice(tx, deps, user.id, options.label ?? "seed");
         return { user, deviceId: device.id, refreshToken };

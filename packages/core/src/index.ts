@@ -44,6 +44,12 @@ export type {
   ExperienceRow, PlaceVersionRow, Visibility, HostingTier, VersionStatus,
   GameSessionRow, SessionMemberRow, PlayRow,
   FriendEdgeRow, BlockRow,
+  DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastorePlayerRow,
 } from "./storage/tables/index.js";
 export { isThrottled, recordFailure, retryAfterSeconds, type ThrottleRule, type ThrottleState } from "./domain/throttle.js";
 export { s256Challenge, isValidVerifier, isValidChallenge, verifyS256 } from "./domain/pkce.js";
+export { mergeTopLevel, isJsonObject, type JsonObject } from "./domain/json-merge.js";
+export { nextVersion, setMayWrite } from "./domain/datastore-version.js";
+export { sessionAuthority, writeRefusal, type SessionAuthorityInput, type DatastoreTarget, type DatastoreWriter } from "./domain/datastore-authority.js";
+export { DEFAULT_DATASTORE_LIMITS, BUDGET_WINDOW_MS, requestBudget, storedBytesCap, budgetWindowStart, fitsStoredBytes, utf8Length, type DatastoreLimits } from "./domain/datastore-budget.js";
+export { compareOrdered, addToOrdered, type OrderedValue } from "./domain/ordered-store.js";

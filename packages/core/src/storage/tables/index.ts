@@ -4,11 +4,13 @@
  * use the same definitions to read and write. Rows are plain JSON data.
  */
 import * as catalog from "./catalog.js";
+import * as datastore from "./datastore.js";
 import * as identity from "./identity.js";
 import * as session from "./session.js";
 import * as social from "./social.js";
 
 export * from "./catalog.js";
+export * from "./datastore.js";
 export * from "./identity.js";
 export * from "./session.js";
 export * from "./social.js";
@@ -19,4 +21,5 @@ export const allTables = [
   ...Object.values(catalog),
   ...Object.values(session),
   ...Object.values(social),
+  ...Object.values(datastore),
 ].filter((t): t is import("../port.js").TableDef => typeof t === "object" && t !== null && "primaryKey" in t);

@@ -46,6 +46,11 @@ export type {
   FriendEdgeRow, BlockRow,
   DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastorePlayerRow,
 } from "./storage/tables/index.js";
+export type { WalletRow, LedgerRow, LedgerKind, ItemRow, ItemKind, OwnershipRow, OrderRow, TopUpOrderRow, TopUpStatus, PayoutRow, PayoutStatusName, CreatorDailyRow, VisitTallyRow, CounterRow } from "./storage/tables/index.js";
+export * from "./domain/wallet-math.js";
+export * from "./domain/sale-split.js";
+export * from "./domain/payout-rules.js";
+export * from "./domain/analytics-windows.js";
 export { isThrottled, recordFailure, retryAfterSeconds, type ThrottleRule, type ThrottleState } from "./domain/throttle.js";
 export { s256Challenge, isValidVerifier, isValidChallenge, verifyS256 } from "./domain/pkce.js";
 export { mergeTopLevel, isJsonObject, type JsonObject } from "./domain/json-merge.js";

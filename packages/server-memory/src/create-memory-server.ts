@@ -9,6 +9,7 @@ import { createRandomIds } from "./ids.js";
 import { createLocalRealtimeHub, type RealtimeHub } from "./realtime/realtime-hub.js";
 import { createMovableClock, type MovableClock } from "./movable-clock.js";
 import { createRouter } from "./router.js";
+import { createEconomyOperator, type EconomyOperator } from "./services/economy-operator.js";
 import type { IdGenerator, PasswordHasher, ServerConfig, ServerDeps, TokenSigner } from "./server-deps.js";
 import { implementations, serviceRoutes } from "./services/index.js";
 import { createMemoryStorage } from "./storage/memory-storage.js";
@@ -50,6 +51,8 @@ export interface MemoryServer {
   deps: ServerDeps;
   /** Seed helpers: users, guests, game tokens. */
   seed: Seeder;
+  /** Back-office actions that are not part of the public API: move payouts, grant credits. */
+  operator: { payouts: EconomyOperator["payouts"]; wallets: EconomyOperator["wallets"] };
   /** Drops every record (keys and configuration stay). */
   reset(): Promise<void>;
 }
@@ -112,6 +115,7 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
     clock,
     deps,
     seed: createSeeder(deps),
+    operator: createEconomyOperator(deps),
     reset: () => deps.storage.clear(),
   };
 }

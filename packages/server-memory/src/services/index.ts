@@ -2,6 +2,9 @@ import type { RawRoute } from "../fetch-handler.js";
 import type { Implementations } from "../router.js";
 import type { ServerDeps } from "../server-deps.js";
 import { identityService } from "./identity.js";
+import { economyService } from "./economy.js";
+import { creatorService } from "./creator.js";
+import { checkoutRoute } from "./economy-checkout.js";
 
 /*
  * The registry of service implementations: one line per service. Methods of
@@ -10,12 +13,16 @@ import { identityService } from "./identity.js";
  */
 export const implementations: Implementations = {
   identity: identityService,
+  economy: economyService,
+  creator: creatorService,
 };
 
 /**
  * Non-RPC routes services serve (content blobs, checkout pages, headshots),
  * built with the server's parts. The health and key routes are the server's own.
  */
-export function serviceRoutes(_deps: ServerDeps): RawRoute[] {
-  return [];
+export function serviceRoutes(deps: ServerDeps): RawRoute[] {
+  return [
+    checkoutRoute(deps),
+  ];
 }

@@ -4,12 +4,14 @@
  * use the same definitions to read and write. Rows are plain JSON data.
  */
 import * as catalog from "./catalog.js";
+import * as economy from "./economy.js";
 import * as datastore from "./datastore.js";
 import * as identity from "./identity.js";
 import * as session from "./session.js";
 import * as social from "./social.js";
 
 export * from "./catalog.js";
+export * from "./economy.js";
 export * from "./datastore.js";
 export * from "./identity.js";
 export * from "./session.js";
@@ -21,5 +23,6 @@ export const allTables = [
   ...Object.values(catalog),
   ...Object.values(session),
   ...Object.values(social),
+  ...Object.values(economy),
   ...Object.values(datastore),
 ].filter((t): t is import("../port.js").TableDef => typeof t === "object" && t !== null && "primaryKey" in t);

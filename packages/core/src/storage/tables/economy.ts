@@ -1,0 +1,260 @@
+import { defineTable } from "../port.js";
+
+/*
+ * EconomyService's and CreatorService's tables: wallets and their ledger,
+ * items and who owns them, orders (purchases), top-up orders, payouts,
+ * per-creator daily aggregates and sequence counters.
+ *
+ * Money rule: every change of a wallet bucket is a ledger row, written in the
+ * same transaction; each bucket of a wallet equals the sum of that bucket's
+ * deltas over the wallet's ledger rows.
+ */
+
+/** A user's credit wallet. Absent until the first change: read as all zeros. */
+export interface WalletRow {
+  userId: string;
+  purchased: number;
+  earned: number;
+  pending: number;
+  /** The earliest `heldUntil` of the wallet's held sale rows; null when nothing is held. */
+  nextReleaseAt: number | null;
+  updatedAt: number;
+}
+
+export const wallets = defineTable<WalletRow>()({
+  name: "wallets",
+  primaryKey: (row) => row.userId,
+  indexes: {},
+});
+
+/**
+ * Kinds of ledger rows: the spec's five plus `payout` (credits leaving
+ * `earned` for a cash-out). A failed or reversed payout is a `refund`.
+ */
+export type LedgerKind = "top_up" | "purchase" | "sale" | "refund" | "grant" | "payout";
+
+/** One change of a wallet: a signed amount shown to the user, and the delta it made to each bucket. */
+export interface LedgerRow {
+  id: string;
+  userId: string;
+  kind: LedgerKind;
+  /** The signed change shown in ListTransactions. */
+  amount: number;
+  memo: string;
+  createdAt: number;
+  /** Global order of writes: newest first is descending `seq`. */
+  seq: number;
+  /** Bucket deltas. A held sale has its share in `pending`; its release moves it to `earned` on the same row. */
+  purchased: number;
+  earned: number;
+  pending: number;
+  /** Set while a sale's share is held. */
+  heldUntil: number | null;
+  /** The order, top-up order or payout this row belongs to. */
+  ref: string;
+  /** For sales: `creator` (the item's creator) or `experience` (the selling experience's creator). */
+  role: "creator" | "experience" | null;
+}
+
+export const ledger = defineTable<LedgerRow>()({
+  name: "ledger",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byUser: { key: (row) => [row.userId, row.seq] },
+    /** Held sale shares by release time, for lazy settlement. */
+    heldByUser: { key: (row) => (row.heldUntil === null ? null : [row.userId, row.heldUntil]) },
+    /** Sales of a creator's own items (ListSales). */
+    salesByCreator: { key: (row) => (row.kind === "sale" && row.role === "creator" ? [row.userId, row.seq] : null) },
+  },
+});
+
+export type ItemKind = "avatar_hat" | "avatar_shirt" | "avatar_emote" | "game_pass" | "developer_product";
+
+export interface ItemRow {
+  id: string;
+  kind: ItemKind;
+  name: string;
+  description: string;
+  price: number;
+  creatorId: string;
+  /** Game passes and developer products: the creator's experience they belong to; "" otherwise. */
+  experienceId: string;
+  thumbnailUrl: string;
+  listed: boolean;
+  sales: number;
+  createdAt: number;
+  updatedAt: number;
+  seq: number;
+}
+
+export const items = defineTable<ItemRow>()({
+  name: "items",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byCreator: { key: (row) => [row.creatorId, row.kind, row.seq] },
+    byCreatorSeq: { key: (row) => [row.creatorId, row.seq] },
+    listed: { key: (row) => (row.listed ? [row.seq] : null) },
+    listedByKind: { key: (row) => (row.listed ? [row.kind, row.seq] : null) },
+    listedByExperience: { key: (row) => (row.listed && row.experienceId ? [row.experienceId, row.seq] : null) },
+  },
+});
+
+/** An item a user owns (avatar items and game passes; developer products are consumed, not owned). */
+export interface OwnershipRow {
+  /** `${userId}:${itemId}` */
+  id: string;
+  userId: string;
+  itemId: string;
+  kind: ItemKind;
+  acquiredAt: number;
+  seq: number;
+}
+
+export const ownership = defineTable<OwnershipRow>()({
+  name: "ownership",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byUser: { key: (row) => [row.userId, row.seq] },
+    byUserKind: { key: (row) => [row.userId, row.kind, row.seq] },
+  },
+});
+
+/** One purchase of an item: the price paid and how it was split. */
+export interface OrderRow {
+  id: string;
+  buyerId: string;
+  itemId: string;
+  itemKind: ItemKind;
+  /** The buyer's idempotency key; "" when none was given. */
+  requestId: string;
+  price: number;
+  creatorId: string;
+  creatorShare: number;
+  /** The item's experience ("" for avatar items). */
+  itemExperienceId: string;
+  /** The experience the sale happened in ("" when none). */
+  soldInExperienceId: string;
+  /** Paid the selling-experience share; null when none was paid. */
+  sellingCreatorId: string | null;
+  experienceShare: number;
+  fee: number;
+  /** The buyer's `purchase` ledger row. */
+  transactionId: string;
+  /** The buyer's wallet right after the purchase: a retried request answers it again. */
+  walletAfter: { purchased: number; earned: number; pending: number };
+  createdAt: number;
+  seq: number;
+}
+
+export const orders = defineTable<OrderRow>()({
+  name: "orders",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byRequest: { key: (row) => (row.requestId ? [row.buyerId, row.requestId] : null), unique: true },
+    byItemExperience: { key: (row) => (row.itemExperienceId ? [row.itemExperienceId, row.createdAt] : null) },
+    bySoldIn: { key: (row) => (row.experienceShare > 0 ? [row.soldInExperienceId, row.createdAt] : null) },
+  },
+});
+
+export type TopUpStatus = "pending" | "paid" | "cancelled";
+
+/** A top-up started with a payment provider. */
+export interface TopUpOrderRow {
+  id: string;
+  userId: string;
+  packId: string;
+  credits: number;
+  priceMinor: number;
+  currency: string;
+  method: string;
+  status: TopUpStatus;
+  createdAt: number;
+  completedAt: number | null;
+}
+
+export const topUpOrders = defineTable<TopUpOrderRow>()({
+  name: "top_up_orders",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byUser: { key: (row) => [row.userId, row.createdAt] },
+  },
+});
+
+export type PayoutStatusName = "requested" | "processing" | "paid" | "failed" | "reversed";
+
+export interface PayoutRow {
+  id: string;
+  userId: string;
+  credits: number;
+  amountUsd: string;
+  method: string;
+  status: PayoutStatusName;
+  failureReason: string;
+  /** The creator's idempotency key; "" when none was given. */
+  requestId: string;
+  createdAt: number;
+  updatedAt: number;
+  seq: number;
+}
+
+export const payouts = defineTable<PayoutRow>()({
+  name: "payouts",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byUser: { key: (row) => [row.userId, row.seq] },
+    byRequest: { key: (row) => (row.requestId ? [row.userId, row.requestId] : null), unique: true },
+  },
+});
+
+/**
+ * A creator's figures of one UTC day, kept up to date as sales are recorded
+ * and as plays are counted, so the overview reads a few rows instead of every
+ * play. `id` is `${creatorId}:${day}`.
+ */
+export interface CreatorDailyRow {
+  id: string;
+  creatorId: string;
+  /** `YYYY-MM-DD` */
+  day: string;
+  visits: number;
+  /** Items of the creator sold. */
+  sales: number;
+  /** Credits the creator earned from sales (own items and selling-experience shares). */
+  revenue: number;
+}
+
+export const creatorDaily = defineTable<CreatorDailyRow>()({
+  name: "creator_daily",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byCreator: { key: (row) => [row.creatorId, row.day] },
+  },
+});
+
+/**
+ * How far a creator's visits are counted into `creatorDaily`, per experience:
+ * the experience's `visits` counter when last counted, and the last play
+ * counted (its `joinedAt` and id, a cursor in `plays.byExperience`).
+ */
+export interface VisitTallyRow {
+  creatorId: string;
+  experiences: Record<string, { seen: number; joinedAt: number; playId: string }>;
+}
+
+export const visitTallies = defineTable<VisitTallyRow>()({
+  name: "visit_tallies",
+  primaryKey: (row) => row.creatorId,
+  indexes: {},
+});
+
+/** A named sequence (ledger rows, items, orders, payouts): a total order where the clock may tie. */
+export interface CounterRow {
+  name: string;
+  value: number;
+}
+
+export const counters = defineTable<CounterRow>()({
+  name: "counters",
+  primaryKey: (row) => row.name,
+  indexes: {},
+});

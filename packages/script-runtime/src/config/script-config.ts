@@ -12,7 +12,7 @@ export const DEFAULT_SCRIPT_CONFIG = {
   load_fuel: 2_000_000,
   memory_limit_bytes: 8 * MiB,
   player_memory_limit_bytes: 4 * MiB,
-  max_stack_bytes: 256 * KiB,
+  max_stack_bytes: 64 * KiB,
   max_source_bytes: 256 * KiB,
   player_max_source_bytes: 16 * KiB,
   max_state_bytes: 1 * MiB,
@@ -35,7 +35,8 @@ export const ScriptConfig = z.object({
   load_fuel: positive(2 ** 30),
   memory_limit_bytes: z.number().int().min(256 * KiB).max(512 * MiB),
   player_memory_limit_bytes: z.number().int().min(256 * KiB).max(512 * MiB),
-  max_stack_bytes: z.number().int().min(16 * KiB).max(1 * MiB),
+  // Above 64 KiB, deep JSON or toString recursion can exhaust the host's native stack before QuickJS's check.
+  max_stack_bytes: z.number().int().min(16 * KiB).max(64 * KiB),
   max_source_bytes: positive(16 * MiB),
   player_max_source_bytes: positive(16 * MiB),
   max_state_bytes: positive(64 * MiB),

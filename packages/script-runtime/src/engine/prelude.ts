@@ -49,16 +49,18 @@ delete G.WeakRef;
 delete G.FinalizationRegistry;
 
 // --- fuel for work hidden in built-ins --------------------------------------
-// One fuel unit per 16 elements or characters touched; small calls are
+// Fuel per element or character touched, from measured costs (a fuel unit
+// is about one interpreted branch, ~4 ns): scans cost 1, work that builds
+// strings, arrays or objects costs 8. Calls touching fewer than 64 units are
 // covered by the call's own poll.
 const sizeOf = (v) => (typeof v === "string" ? v.length : (v !== null && typeof v === "object" && typeof v.length === "number") ? v.length : 0);
-const chargeUnits = (work) => { if (work >= 256) hostCharge(work >>> 4); };
-const linear = (self, args, result) => {
+const chargeUnits = (fuel) => { if (fuel >= 64) hostCharge(fuel); };
+const linear = (factor) => (self, args, result) => {
   let work = sizeOf(self) + sizeOf(result);
   for (let i = 0; i < args.length && i < 4; i++) work += sizeOf(args[i]);
-  return work;
+  return work * factor;
 };
-const nlogn = (self) => { const n = sizeOf(self); return n < 2 ? n : n * (mathLog2(n) + 1); };
+const nlogn = (self) => { const n = sizeOf(self); return n < 2 ? n : 8 * n * (mathLog2(n) + 1); };
 const charged = (target, names, cost) => {
   for (const name of names) {
     const original = target[name];
@@ -71,21 +73,26 @@ const charged = (target, names, cost) => {
     hide(target, name, wrapped);
   }
 };
-charged(Array.prototype, ["concat", "copyWithin", "fill", "flat", "includes", "indexOf", "join", "lastIndexOf", "reverse", "shift", "slice", "splice", "toLocaleString", "toReversed", "toSpliced", "toString", "unshift", "with"], linear);
+const SCAN = linear(1);
+const BUILD = linear(8);
+charged(Array.prototype, ["copyWithin", "fill", "includes", "indexOf", "lastIndexOf", "reverse", "shift", "unshift"], SCAN);
+charged(Array.prototype, ["concat", "flat", "join", "slice", "splice", "toLocaleString", "toReversed", "toSpliced", "toString", "with"], BUILD);
 charged(Array.prototype, ["sort", "toSorted"], nlogn);
-charged(Array, ["from", "of"], linear);
-charged(String.prototype, ["at", "concat", "endsWith", "includes", "indexOf", "lastIndexOf", "localeCompare", "match", "matchAll", "normalize", "padEnd", "padStart", "repeat", "replace", "replaceAll", "search", "slice", "split", "startsWith", "substr", "substring", "toLocaleLowerCase", "toLocaleUpperCase", "toLowerCase", "toUpperCase", "trim", "trimEnd", "trimStart"], linear);
-charged(StringCtor, ["fromCharCode", "fromCodePoint", "raw"], linear);
-charged(JSON, ["parse", "stringify"], linear);
-charged(O, ["assign", "entries", "getOwnPropertyNames", "keys", "values", "freeze", "seal"], (self, args, result) => sizeOf(result) + (args[0] !== null && typeof args[0] === "object" ? sizeOf(objectKeys(args[0])) : 0));
+charged(Array, ["from", "of"], BUILD);
+charged(String.prototype, ["at", "endsWith", "includes", "indexOf", "lastIndexOf", "localeCompare", "padEnd", "padStart", "repeat", "search", "startsWith", "trim", "trimEnd", "trimStart"], SCAN);
+charged(String.prototype, ["concat", "match", "matchAll", "normalize", "replace", "replaceAll", "slice", "split", "substr", "substring", "toLocaleLowerCase", "toLocaleUpperCase", "toLowerCase", "toUpperCase"], BUILD);
+charged(StringCtor, ["fromCharCode", "fromCodePoint", "raw"], BUILD);
+charged(JSON, ["parse", "stringify"], BUILD);
+charged(O, ["assign", "entries", "getOwnPropertyNames", "keys", "values", "freeze", "seal"], (self, args, result) => 8 * (sizeOf(result) + (args[0] !== null && typeof args[0] === "object" ? sizeOf(objectKeys(args[0])) : 0)));
 const TypedArrayProto = getPrototypeOf(Uint8Array.prototype);
-charged(TypedArrayProto, ["copyWithin", "fill", "includes", "indexOf", "join", "lastIndexOf", "reverse", "set", "slice", "toLocaleString", "toReversed", "toString", "with"], linear);
+charged(TypedArrayProto, ["copyWithin", "fill", "includes", "indexOf", "lastIndexOf", "reverse", "set", "slice", "with"], SCAN);
+charged(TypedArrayProto, ["join", "toLocaleString", "toReversed", "toString"], BUILD);
 charged(TypedArrayProto, ["sort", "toSorted"], nlogn);
-// Spreading an array takes a fast path that the counter never sees; a
-// wrapped iterator makes every element go through a counted call.
+// Spreading an array copies it in a fast path that the counter never sees:
+// making an iterator charges for the elements up front.
 for (const proto of [Array.prototype, TypedArrayProto]) {
   const values = proto[Symbol.iterator];
-  const wrapped = { values() { return apply(values, this, []); } }.values;
+  const wrapped = { values() { chargeUnits(8 * sizeOf(this)); return apply(values, this, []); } }.values;
   hide(proto, Symbol.iterator, wrapped);
   hide(proto, "values", wrapped);
 }

@@ -5,6 +5,7 @@ import { createFuelMeter } from "./fuel-meter.js";
 import type { FuelMeter } from "./fuel-meter.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
 import { normalizeModuleName } from "./module-names.js";
+import { MAX_SOURCE_NESTING, sourceNesting } from "./source-nesting.js";
 
 /** Where a script's imports come from: a module path (e.g. `lib/math.js`) to its source. */
 export type ModuleSource = (path: string) => string | undefined;
@@ -94,7 +95,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     runtime.setModuleLoader(
       (path) => {
         const source = options.modules(path);
-        return source === undefined ? { error: new Error(`module not found: ${path}`) } : source;
+        if (source === undefined) return { error: new Error(`module not found: ${path}`) };
+        if (sourceNesting(source) > MAX_SOURCE_NESTING) return { error: new Error(`module ${path} is nested deeper than ${MAX_SOURCE_NESTING} levels`) };
+        return source;
       },
       (base, requested) => normalizeModuleName(base, requested),
     );
@@ -145,6 +148,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       const result = runtime.executePendingJobs(-1);
       if (result.error) throw new CallFailed(result.error);
       result.dispose();
+      // An interrupted job is not always reported as an error.
+      if (meter.exhausted()) throw new ScriptFailure("out of fuel");
     };
     const housekeeping = <T>(f: () => T): T => {
       meter.begin(HOUSEKEEPING_FUEL);
@@ -180,10 +185,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const rollback = () => {
       try {
         housekeeping(() => {
+          // Jobs the faulted call left queued stay queued: they run (metered)
+          // in the script's next handler call, never here for free.
           const result = call(restoreFn, committed);
           if (result.error) throw new CallFailed(result.error);
           result.value.dispose();
-          drain();
         });
       } catch (e) {
         disposeFailure(e);
@@ -201,10 +207,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           drain();
           state = callString(saveFn);
         }
-        if (state.length > options.maxStateBytes) throw new Error(`this.state is larger than max_state_bytes (${options.maxStateBytes})`);
+        if (state.length > options.maxStateBytes) throw new ScriptFailure(`this.state is larger than max_state_bytes (${options.maxStateBytes})`);
         if (state !== "") committed = state;
         return true;
       } catch (error) {
+        if (!isScriptFailure(error)) throw new EngineFailure(error);
         const used = meter.used();
         const exhausted = meter.exhausted();
         faults.push(toFault(error, budget));
@@ -219,6 +226,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     return {
       stateJson: () => committed,
       load(source, stateJson) {
+        if (sourceNesting(source) > MAX_SOURCE_NESTING) {
+          const fault = { handler: "module", reason: `source is nested deeper than ${MAX_SOURCE_NESTING} levels` };
+          throw Object.assign(new Error(`${fault.handler}: ${fault.reason}`), { fault });
+        }
         meter.begin(options.loadFuel);
         let ns: QuickJSHandle | undefined;
         try {
@@ -232,7 +243,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
               drain();
               settled = ctx.getPromiseState(ns);
             }
-            if (settled.type === "pending") throw new Error("top-level await did not settle during load");
+            if (settled.type === "pending") throw new ScriptFailure("top-level await did not settle during load");
             if (settled.type === "rejected") throw new CallFailed(settled.error);
             if (settled.notAPromise !== true) { ns.dispose(); ns = settled.value; }
           }
@@ -248,12 +259,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
             drain();
             state = callString(saveFn);
           }
-          if (state.length > options.maxStateBytes) throw new Error(`this.state is larger than max_state_bytes (${options.maxStateBytes})`);
+          if (state.length > options.maxStateBytes) throw new ScriptFailure(`this.state is larger than max_state_bytes (${options.maxStateBytes})`);
           committed = state;
           const used = meter.used();
           hasTick = housekeeping(() => callString(hasTickFn)) === "true";
           return used;
         } catch (error) {
+          if (!isScriptFailure(error)) throw new EngineFailure(error);
           const fault = toFault(error, options.loadFuel);
           throw Object.assign(new Error(`${fault.handler}: ${fault.reason}`), { fault });
         } finally {
@@ -312,4 +324,22 @@ class CallFailed extends Error {
   constructor(readonly handle: QuickJSHandle) {
     super("call failed");
   }
+}
+
+/** A script-caused failure detected by the host (not a value thrown in the sandbox). */
+class ScriptFailure extends Error {}
+
+/**
+ * The engine itself failed (for example the host's native stack ran out
+ * inside WebAssembly): the whole engine cell must be dropped.
+ */
+export class EngineFailure extends Error {
+  override name = "EngineFailure";
+  constructor(cause: unknown) {
+    super(`engine failure: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+function isScriptFailure(error: unknown): boolean {
+  return error instanceof CallFailed || error instanceof ScriptFailure;
 }

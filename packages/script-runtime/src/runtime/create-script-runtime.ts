@@ -6,7 +6,7 @@ import type { ResolvedScriptConfig } from "../config/script-config.js";
 import { createEnginePool } from "../engine/engine-pool.js";
 import type { EnginePool } from "../engine/engine-pool.js";
 import type { EngineCell } from "../engine/engine-cell.js";
-import { createSandbox } from "../engine/sandbox.js";
+import { EngineFailure, createSandbox } from "../engine/sandbox.js";
 import type { ModuleSource, Sandbox, ScriptEvent } from "../engine/sandbox.js";
 import { ErrorCode, ScriptRuntimeError } from "../errors.js";
 import type { ErrorJson } from "../errors.js";
@@ -191,14 +191,16 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
       sandbox.load(source, stateJson);
       return { sandbox, cell, memoryLimit };
     } catch (error) {
-      sandbox?.dispose();
+      if (error instanceof EngineFailure) cell.broken = true;
+      else sandbox?.dispose();
       engines.release(cell, memoryLimit);
       throw error;
     }
   };
 
   const retire = async (entry: Entry) => {
-    entry.sandbox.dispose();
+    // A broken cell's module may be in any state: it is dropped whole, never called again.
+    if (!entry.cell.broken) entry.sandbox.dispose();
     (await enginePool()).release(entry.cell, entry.memoryLimit);
   };
 
@@ -225,6 +227,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
       made = await newSandbox(name, principal, source, existing?.sandbox.stateJson(), n);
     } catch (error) {
       log.add(n, `${name} did not load: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof EngineFailure) await engineFailed(n);
       return;
     }
     const player = principal !== "creator";
@@ -277,6 +280,13 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     }
   };
 
+  /** A WebAssembly trap or host stack overflow: nothing in that cell can be trusted, so its scripts move to a new one. */
+  const engineFailed = async (n: number) => {
+    for (const other of [...entries.values()]) {
+      if (other.cell.broken) await rebuild(other, n, "its engine cell failed");
+    }
+  };
+
   const tickOnce = async () => {
     const n = tick + 1;
     const commands = queue;
@@ -304,13 +314,10 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
         }
         if (entry.sandbox.broken()) await rebuild(entry, n, "its state could not be restored after a fault");
       } catch (error) {
-        // The engine itself failed (a WebAssembly trap): nothing in that cell can be trusted.
-        entry.cell.broken = true;
         entry.faults += 1;
-        entry.lastFault = `engine: ${error instanceof Error ? error.message : String(error)}`;
-        for (const other of [...entries.values()]) {
-          if (other.cell === entry.cell) await rebuild(other, n, "its engine cell failed");
-        }
+        entry.lastFault = `onTick: ${error instanceof Error ? error.message : String(error)}`;
+        entry.cell.broken = true;
+        await engineFailed(n);
       }
     }
     const hashes: string[] = [];

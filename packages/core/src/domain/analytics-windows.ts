@@ -83,11 +83,11 @@ export function day1Retention(plays: readonly PlaySpan[], window: DayWindow): nu
     if (!set) daysPlayed.set(play.userId, (set = new Set()));
     set.add(day);
   }
-  // The last day of the window is today: its players cannot have come back "the next day" yet.
+  // The last day of the window is today, not over: players first seen yesterday or today are not judged yet.
   const lastDay = Math.floor(window.start / DAY_MS) + window.days.length - 1;
   let cohort = 0, returned = 0;
   for (const [userId, first] of firstDay) {
-    if (first >= lastDay) continue;
+    if (first + 1 >= lastDay) continue;
     cohort += 1;
     if (daysPlayed.get(userId)!.has(first + 1)) returned += 1;
   }

@@ -164,17 +164,17 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
         }
       }
       const item = await requireItem(tx, req.itemId);
-      if (!item.listed) throw fail.precondition("itemId: the item is not on sale");
-      if (req.expectedPrice !== item.price) throw fail.precondition(`expectedPrice: the price is now ${item.price}`);
-      if (item.creatorId === buyerId) throw fail.precondition("itemId: creators cannot buy their own items");
-      if (ownedOnce(item.kind) && (await tx.get(tables.ownership, ownershipId(buyerId, item.id)))) {
-        throw fail.exists("itemId: already owned");
-      }
       let sellingCreatorId: string | null = null;
       if (req.soldInExperienceId) {
         const experience = await tx.get(tables.experiences, req.soldInExperienceId);
         if (!experience) throw fail.notFound("soldInExperienceId: no such experience");
         sellingCreatorId = experience.creatorId;
+      }
+      if (!item.listed) throw fail.precondition("itemId: the item is not on sale");
+      if (req.expectedPrice !== item.price) throw fail.precondition(`expectedPrice: the price is now ${item.price}`);
+      if (item.creatorId === buyerId) throw fail.precondition("itemId: creators cannot buy their own items");
+      if (ownedOnce(item.kind) && (await tx.get(tables.ownership, ownershipId(buyerId, item.id)))) {
+        throw fail.exists("itemId: already owned");
       }
       const now = deps.clock.now();
       const wallet = await settledWallet(tx, buyerId, now);

@@ -25,6 +25,8 @@ export { DatastoreService } from "./api/datastore-service.js";
 export * as schemas from "./schemas/index.js";
 export { AgeBand, ageBandOf, parseBirthdate } from "./domain/age-band.js";
 export * from "./domain/account-rules.js";
+export * from "./domain/discovery-ranking.js";
+export * from "./domain/place-version-rules.js";
 
 // Symbols below are for other Playfield packages and adapters.
 /** @private Internal code, does not follow semantic versioning. */
@@ -46,6 +48,7 @@ export type {
   FriendEdgeRow, BlockRow,
   DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastorePlayerRow,
 } from "./storage/tables/index.js";
+export type { ExperienceVoteRow, ExperienceFavoriteRow, ExperienceTesterRow, ExperienceTermRow, ContentUploadRow, ContentBlobRow } from "./storage/tables/index.js";
 export type { WalletRow, LedgerRow, LedgerKind, ItemRow, ItemKind, OwnershipRow, OrderRow, TopUpOrderRow, TopUpStatus, PayoutRow, PayoutStatusName, CreatorDailyRow, VisitTallyRow, CounterRow } from "./storage/tables/index.js";
 export * from "./domain/wallet-math.js";
 export * from "./domain/sale-split.js";

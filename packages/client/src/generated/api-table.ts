@@ -86,7 +86,7 @@ export const MESSAGES: Record<string, string> = {
   OrderedEntry: "key:s value:l rank:l",
   PaymentMethod: "id:s label:s configured:b reason:s",
   Payout: "id:s credits:l amountUsd:s method:s status:s createdAt:s failureReason:s updatedAt:s",
-  PlaceVersion: "id:s placeId:s number:l contentUrls:{s engineMin:{s status:s createdAt:s notes:s",
+  PlaceVersion: "id:s placeId:s number:l contentUrls:{s engineMin:{s status:s createdAt:s notes:s rejectReason:s",
   Profile: "user:.UserSummary? bio:s friendCount:l followerCount:l followingCount:l relationship:s following:b createdAt:s",
   Proportions: "height:d head:d torso:d arms:d legs:d shoulders:d hips:d",
   ReportResponse: "reportId:s",

@@ -51,6 +51,8 @@ export const PlaceVersion = message("PlaceVersion", {
   status: string(),
   createdAt: timestamp(),
   notes: string(),
+  // Not in the spec's table: why a version is `rejected` (empty otherwise), so the answer to PublishVersion says why.
+  rejectReason: string(),
 });
 
 export const Experience = message("Experience", {

@@ -2,6 +2,8 @@ import type { RawRoute } from "../fetch-handler.js";
 import type { Implementations } from "../router.js";
 import type { ServerDeps } from "../server-deps.js";
 import { identityService } from "./identity.js";
+import { catalogService } from "./catalog.js";
+import { contentRoute } from "./content-store.js";
 import { economyService } from "./economy.js";
 import { creatorService } from "./creator.js";
 import { checkoutRoute } from "./economy-checkout.js";
@@ -13,6 +15,7 @@ import { checkoutRoute } from "./economy-checkout.js";
  */
 export const implementations: Implementations = {
   identity: identityService,
+  catalog: catalogService,
   economy: economyService,
   creator: creatorService,
 };
@@ -24,5 +27,6 @@ export const implementations: Implementations = {
 export function serviceRoutes(deps: ServerDeps): RawRoute[] {
   return [
     checkoutRoute(deps),
+    contentRoute(deps),
   ];
 }

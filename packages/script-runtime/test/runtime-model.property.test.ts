@@ -17,7 +17,8 @@ function applyModel(model: Model, op: Op): void {
   if (op.kind !== "step") { model.queue.push(op); return; }
   for (let t = 0; t < op.ticks; t++) {
     for (const q of model.queue.splice(0)) {
-      const s = model.scripts.get(q.name as string);
+      if (q.kind === "step") continue;
+      const s = model.scripts.get(q.name);
       if (q.kind === "load") {
         if (s) s.k = q.k; else model.scripts.set(q.name, { n: 0, k: q.k, paused: false });
       } else if (q.kind === "unload") model.scripts.delete(q.name);

@@ -9,7 +9,7 @@ const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? "127.0.0.1";
 const environment = process.env.PLAYFIELD_ENV === "production" ? "production" : "development";
 
-const server = await startServer({ port, host, environment, validateResponses: true });
+const server = await startServer({ port, host, environment });
 console.log(`Playfield server (in memory) listening on ${server.url}`);
 console.log(`  health: ${server.url}/healthz   keys: ${server.url}/.well-known/jwks.json`);
 

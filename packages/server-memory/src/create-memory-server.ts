@@ -1,4 +1,4 @@
-import { DEFAULT_LIFETIMES, type Storage, type TokenLifetimes } from "@playfield/core";
+import { DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, type DatastoreLimits, type Storage, type TokenLifetimes } from "@playfield/core";
 import { createTokenSigner } from "./crypto/create-token-signer.js";
 import { hashToken } from "./crypto/random-token.js";
 import type { SigningKey } from "./crypto/signing-key.js";
@@ -10,6 +10,7 @@ import { createLocalRealtimeHub, type RealtimeHub } from "./realtime/realtime-hu
 import { createMovableClock, type MovableClock } from "./movable-clock.js";
 import { createRouter } from "./router.js";
 import { createEconomyOperator, type EconomyOperator } from "./services/economy-operator.js";
+import { adminReportsRoute, createReportsOperator, type ReportsOperator } from "./services/safety-operator.js";
 import type { IdGenerator, PasswordHasher, ServerConfig, ServerDeps, TokenSigner } from "./server-deps.js";
 import { implementations, serviceRoutes } from "./services/index.js";
 import { createMemoryStorage } from "./storage/memory-storage.js";
@@ -34,7 +35,12 @@ export interface ServerOptions {
   lifetimes?: Partial<TokenLifetimes>;
   webOrigins?: string[];
   signInThrottle?: Partial<ServerConfig["signInThrottle"]>;
+  /** Check every answer against its schema: on except in production (a server bug becomes `internal`, not a malformed answer). */
   validateResponses?: boolean;
+  /** Opens GET /admin/reports with `Authorization: Bearer <operatorToken>`; without one the page is served only outside production. */
+  operatorToken?: string;
+  /** Datastore limits; default 300 + 40 × players calls a minute, 500 MB + 1 MB × players seen, 30 days of old values. */
+  datastore?: Partial<DatastoreLimits>;
   /** Called with every failure that answered `internal`. Default: console.error. */
   onInternalError?: (error: unknown) => void;
 }
@@ -52,7 +58,7 @@ export interface MemoryServer {
   /** Seed helpers: users, guests, game tokens. */
   seed: Seeder;
   /** Back-office actions that are not part of the public API: move payouts, grant credits. */
-  operator: { payouts: EconomyOperator["payouts"]; wallets: EconomyOperator["wallets"] };
+  operator: { payouts: EconomyOperator["payouts"]; wallets: EconomyOperator["wallets"]; reports: ReportsOperator };
   /** Drops every record (keys and configuration stay). */
   reset(): Promise<void>;
 }
@@ -69,7 +75,8 @@ export function resolveConfig(options: ServerOptions): ServerConfig {
       ...options.signInThrottle,
     },
     handoffSeconds: 60,
-    validateResponses: options.validateResponses ?? true,
+    validateResponses: options.validateResponses ?? environment !== "production",
+    datastore: { ...DEFAULT_DATASTORE_LIMITS, ...options.datastore },
   };
 }
 
@@ -104,6 +111,7 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
       return null;
     },
     ...serviceRoutes(deps),
+    adminReportsRoute(deps, options.operatorToken),
   ];
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error("playfield: internal error", error));
   const rpc = createRpcHandler(deps, createRouter(implementations), onInternalError);
@@ -115,7 +123,7 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
     clock,
     deps,
     seed: createSeeder(deps),
-    operator: createEconomyOperator(deps),
+    operator: { ...createEconomyOperator(deps), reports: createReportsOperator(deps) },
     reset: () => deps.storage.clear(),
   };
 }

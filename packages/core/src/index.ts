@@ -25,6 +25,13 @@ export { DatastoreService } from "./api/datastore-service.js";
 export * as schemas from "./schemas/index.js";
 export { AgeBand, ageBandOf, parseBirthdate } from "./domain/age-band.js";
 export * from "./domain/account-rules.js";
+export * from "./domain/relationship.js";
+export * from "./domain/who-can-friend.js";
+export * from "./domain/group-roles.js";
+export * from "./domain/search-ranking.js";
+export * from "./domain/avatar-rules.js";
+export * from "./domain/report-rules.js";
+export * from "./domain/profile-rules.js";
 export * from "./domain/discovery-ranking.js";
 export * from "./domain/place-version-rules.js";
 
@@ -46,6 +53,7 @@ export type {
   ExperienceRow, PlaceVersionRow, Visibility, HostingTier, VersionStatus,
   GameSessionRow, SessionMemberRow, PlayRow,
   FriendEdgeRow, BlockRow,
+  FriendRequestRow, FollowRow, ProfileRow, GroupRow, GroupMemberRow, SearchTermRow, SearchSourceRow, AvatarRow, ReportRow,
   DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastorePlayerRow,
 } from "./storage/tables/index.js";
 export type { ExperienceVoteRow, ExperienceFavoriteRow, ExperienceTesterRow, ExperienceTermRow, ContentUploadRow, ContentBlobRow } from "./storage/tables/index.js";

@@ -15,9 +15,22 @@ type Me = MethodOutput<typeof IdentityService.methods.getMe>;
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A user as others see them. */
+/**
+ * A user row that may carry the version of its saved avatar. SetAvatar
+ * writes `avatarVersion` on the user row so every summary can name the
+ * current headshot without another read.
+ */
+export type UserWithAvatar = UserRow & { avatarVersion?: number };
+
+/** The path of a user's headshot (served by avatar-headshot.ts); `v` changes whenever the avatar does. */
+export function headshotPath(userId: string, avatarVersion: number): string {
+  return `/avatars/${encodeURIComponent(userId)}/headshot.svg?v=${avatarVersion}`;
+}
+
+/** A user as others see them: the one way to render a user. */
 export function userSummary(user: UserRow) {
-  return { id: user.id, username: user.username, displayName: user.displayName || user.username, headshotUrl: "" };
+  const version = (user as UserWithAvatar).avatarVersion ?? 0;
+  return { id: user.id, username: user.username, displayName: user.displayName || user.username, headshotUrl: headshotPath(user.id, version) };
 }
 
 export function toMe(user: UserRow, now: number): Me {

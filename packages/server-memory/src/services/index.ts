@@ -2,6 +2,10 @@ import type { RawRoute } from "../fetch-handler.js";
 import type { Implementations } from "../router.js";
 import type { ServerDeps } from "../server-deps.js";
 import { identityService } from "./identity.js";
+import { socialService } from "./social.js";
+import { avatarService } from "./avatar.js";
+import { headshotRoute } from "./avatar-headshot.js";
+import { safetyService } from "./safety.js";
 import { catalogService } from "./catalog.js";
 import { contentRoute } from "./content-store.js";
 import { economyService } from "./economy.js";
@@ -15,6 +19,9 @@ import { checkoutRoute } from "./economy-checkout.js";
  */
 export const implementations: Implementations = {
   identity: identityService,
+  social: socialService,
+  avatar: avatarService,
+  safety: safetyService,
   catalog: catalogService,
   economy: economyService,
   creator: creatorService,
@@ -27,6 +34,7 @@ export const implementations: Implementations = {
 export function serviceRoutes(deps: ServerDeps): RawRoute[] {
   return [
     checkoutRoute(deps),
+    headshotRoute(deps),
     contentRoute(deps),
   ];
 }

@@ -38,3 +38,184 @@ export const blocks = defineTable<BlockRow>()({
     byBlocked: { key: (row) => [row.blockedId, row.createdAt] },
   },
 });
+
+/** A pending friend request; accepting or declining removes it. */
+export interface FriendRequestRow {
+  /** `${fromId}:${toId}` */
+  id: string;
+  fromId: string;
+  toId: string;
+  createdAt: number;
+}
+
+export const friendRequests = defineTable<FriendRequestRow>()({
+  name: "friend_requests",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byFrom: { key: (row) => [row.fromId, row.createdAt] },
+    byTo: { key: (row) => [row.toId, row.createdAt] },
+  },
+});
+
+export interface FollowRow {
+  /** `${followerId}:${followeeId}` */
+  id: string;
+  followerId: string;
+  followeeId: string;
+  createdAt: number;
+}
+
+export const follows = defineTable<FollowRow>()({
+  name: "follows",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byFollower: { key: (row) => [row.followerId, row.createdAt] },
+    byFollowee: { key: (row) => [row.followeeId, row.createdAt] },
+  },
+});
+
+/** What a profile holds beyond the user row (the display name lives on the user). */
+export interface ProfileRow {
+  userId: string;
+  bio: string;
+  updatedAt: number;
+}
+
+export const profiles = defineTable<ProfileRow>()({
+  name: "profiles",
+  primaryKey: (row) => row.userId,
+  indexes: {},
+});
+
+export interface GroupRow {
+  id: string;
+  name: string;
+  /** The name lowercased: unique, so names are unique ignoring case. */
+  nameKey: string;
+  description: string;
+  ownerId: string;
+  memberCount: number;
+  createdAt: number;
+}
+
+export const groups = defineTable<GroupRow>()({
+  name: "groups",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byNameKey: { key: (row) => [row.nameKey], unique: true },
+  },
+});
+
+export interface GroupMemberRow {
+  /** `${groupId}:${userId}` */
+  id: string;
+  groupId: string;
+  userId: string;
+  /** 1 to 255: Owner = 255, Admin = 200-254, Member = 1-199. */
+  rank: number;
+  joinedAt: number;
+}
+
+export const groupMembers = defineTable<GroupMemberRow>()({
+  name: "group_members",
+  primaryKey: (row) => row.id,
+  indexes: {
+    /** Highest rank first, then by joining time. */
+    byGroup: { key: (row) => [row.groupId, 255 - row.rank, row.joinedAt] },
+    byUser: { key: (row) => [row.userId, row.joinedAt] },
+  },
+});
+
+/**
+ * One search term of a user's or a group's names (see domain/search-ranking.ts):
+ * name suffixes for substring matches, display-name words for word prefixes.
+ */
+export interface SearchTermRow {
+  /** `${kind}:${ownerId}:${n}` */
+  id: string;
+  /** `u` user, `g` group. */
+  kind: "u" | "g";
+  /** `s` name suffix, `w` display-name word. */
+  tag: "s" | "w";
+  term: string;
+  ownerId: string;
+}
+
+export const searchTerms = defineTable<SearchTermRow>()({
+  name: "search_terms",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byTerm: { key: (row) => [row.kind, row.tag, row.term, row.ownerId] },
+    byOwner: { key: (row) => [row.kind, row.ownerId] },
+  },
+});
+
+/** Which names of a user or group the search terms were built from. */
+export interface SearchSourceRow {
+  /** `${kind}:${ownerId}` */
+  id: string;
+  kind: "u" | "g";
+  ownerId: string;
+  /** The indexed names, joined: a different value means the terms are stale. */
+  source: string;
+  termCount: number;
+}
+
+export const searchSources = defineTable<SearchSourceRow>()({
+  name: "search_sources",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byKind: { key: (row) => [row.kind] },
+  },
+});
+
+/** A saved avatar (AvatarService). Users with no row wear the default avatar. */
+export interface AvatarRow {
+  userId: string;
+  specVersion: number;
+  body: string;
+  tints: Record<string, string>;
+  wornItemIds: string[];
+  /** Emote item ids by slot ("1" to "8"). */
+  emotes: Record<string, string>;
+  base: string;
+  proportions: Record<string, number>;
+  /** Raised by every save: the headshot URL carries it. */
+  version: number;
+  updatedAt: number;
+}
+
+export const avatars = defineTable<AvatarRow>()({
+  name: "avatars",
+  primaryKey: (row) => row.userId,
+  indexes: {},
+});
+
+/** A report in the moderation queue (SafetyService). */
+export interface ReportRow {
+  id: string;
+  reporterId: string;
+  kind: "player" | "experience";
+  /** The reported user (player reports), else "". */
+  targetUserId: string;
+  experienceId: string;
+  sessionId: string;
+  /** A chat message id as given: checked once chat keeps messages. */
+  messageId: string;
+  category: string;
+  details: string;
+  status: "open" | "resolved";
+  /** What the operator decided. */
+  outcome: string;
+  createdAt: number;
+  resolvedAt: number | null;
+}
+
+export const reports = defineTable<ReportRow>()({
+  name: "reports",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byStatus: { key: (row) => [row.status, row.createdAt] },
+    byReporter: { key: (row) => [row.reporterId, row.createdAt] },
+  },
+});

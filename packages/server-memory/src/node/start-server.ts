@@ -1,13 +1,22 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMemoryServer, type MemoryServer, type ServerOptions } from "../create-memory-server.js";
+import { sweepSessions } from "../services/session-roster.js";
+import { configureSessions, type SessionAllocator } from "../services/session-settings.js";
 import { nodeHttpAdapter } from "./node-http-adapter.js";
+import { websocketAdapter, type WebSocketAdapter, type WebSocketAdapterOptions } from "./websocket-adapter.js";
 
 export interface StartServerOptions extends ServerOptions {
   /** Default 8080; 0 picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** The realtime WebSocket at `GET /realtime` (ping interval, backpressure limits). */
+  websocket?: WebSocketAdapterOptions;
+  /** Finds servers for edge and dedicated sessions. Default: the address template `wss://{tier}.playfield.test/sessions/{sessionId}`. */
+  allocator?: SessionAllocator;
+  /** How often silent session members are swept out. Default 15 000 ms; 0 turns the sweep off (the session methods still drop them as they go). */
+  sessionSweepMs?: number;
 }
 
 /** A listening Playfield server. */
@@ -15,6 +24,8 @@ export interface StartedServer extends MemoryServer {
   /** `http://127.0.0.1:8080` */
   url: string;
   http: Server;
+  /** The realtime WebSocket server (`ws://…/realtime`). */
+  realtime: WebSocketAdapter;
   close(): Promise<void>;
 }
 
@@ -27,9 +38,10 @@ export interface StartedServer extends MemoryServer {
  * await server.close();
  */
 export async function startServer(options: StartServerOptions = {}): Promise<StartedServer> {
-  const { port = 8080, host = "127.0.0.1", ...serverOptions } = options;
+  const { port = 8080, host = "127.0.0.1", websocket, allocator, sessionSweepMs = 15_000, ...serverOptions } = options;
   const memory = createMemoryServer(serverOptions);
   const http = createServer(nodeHttpAdapter(memory));
+  const realtime = websocketAdapter(http, memory.deps, websocket);
   http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
@@ -37,13 +49,24 @@ export async function startServer(options: StartServerOptions = {}): Promise<Sta
   });
   const address = http.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  configureSessions(memory.deps, { signallingUrl: `ws://${shownHost}:${address.port}/realtime`, ...(allocator ? { allocator } : {}) });
+  // Silent members are dropped on a timer too, so rosters shrink while nobody calls.
+  const sweeper = sessionSweepMs > 0
+    ? setInterval(() => { sweepSessions(memory.deps).catch((error: unknown) => console.error("playfield: session sweep failed", error)); }, sessionSweepMs)
+    : null;
+  sweeper?.unref();
   return {
     ...memory,
     url: `http://${shownHost}:${address.port}`,
     http,
-    close: () => new Promise<void>((resolve, reject) => {
-      http.close((error) => (error ? reject(error) : resolve()));
-      http.closeAllConnections();
-    }),
+    realtime,
+    async close() {
+      if (sweeper) clearInterval(sweeper);
+      await realtime.close();
+      await new Promise<void>((resolve, reject) => {
+        http.close((error) => (error ? reject(error) : resolve()));
+        http.closeAllConnections();
+      });
+    },
   };
 }

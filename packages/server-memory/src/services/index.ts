@@ -2,6 +2,7 @@ import type { RawRoute } from "../fetch-handler.js";
 import type { Implementations } from "../router.js";
 import type { ServerDeps } from "../server-deps.js";
 import { identityService } from "./identity.js";
+import { sessionService } from "./session.js";
 import { socialService } from "./social.js";
 import { avatarService } from "./avatar.js";
 import { headshotRoute } from "./avatar-headshot.js";
@@ -19,6 +20,7 @@ import { checkoutRoute } from "./economy-checkout.js";
  */
 export const implementations: Implementations = {
   identity: identityService,
+  session: sessionService,
   social: socialService,
   avatar: avatarService,
   safety: safetyService,

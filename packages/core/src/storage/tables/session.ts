@@ -13,6 +13,8 @@ export interface GameSessionRow {
   /** Peer tier: the host's user id. Null when the tier has no host. */
   hostUserId: string | null;
   memberCount: number;
+  /** Where players connect: the signalling address (peer) or the allocated server (edge, dedicated); "" or absent for solo. */
+  connectUrl?: string;
   createdAt: number;
   /** Set when the last member leaves. */
   closedAt: number | null;
@@ -24,6 +26,10 @@ export const gameSessions = defineTable<GameSessionRow>()({
   indexes: {
     /** Open sessions of an experience (closed ones leave the index). */
     openByExperience: { key: (row) => (row.closedAt === null ? [row.experienceId, row.createdAt] : null) },
+    /** Open multiplayer sessions of a version by member count: matchmaking reads the fullest first. */
+    openByVersion: {
+      key: (row) => (row.closedAt === null && row.hostingTier !== "solo" ? [row.placeVersionId, row.memberCount, row.createdAt] : null),
+    },
   },
 });
 
@@ -36,6 +42,8 @@ export interface SessionMemberRow {
   experienceId: string;
   joinedAt: number;
   lastHeartbeatAt: number;
+  /** The play this membership records (plays table); absent on rows seeded without a session. */
+  playId?: string;
 }
 
 export const sessionMembers = defineTable<SessionMemberRow>()({
@@ -44,6 +52,10 @@ export const sessionMembers = defineTable<SessionMemberRow>()({
   indexes: {
     bySession: { key: (row) => [row.sessionId, row.joinedAt] },
     byUser: { key: (row) => [row.userId] },
+    /** Players in an experience's sessions now ("playing now", the datastore budget). */
+    byExperience: { key: (row) => [row.experienceId, row.joinedAt] },
+    /** Silent members first: the sweep drops those past the silence limit. */
+    byHeartbeat: { key: (row) => [row.lastHeartbeatAt] },
   },
 });
 
@@ -64,5 +76,7 @@ export const plays = defineTable<PlayRow>()({
   indexes: {
     byExperience: { key: (row) => [row.experienceId, row.joinedAt] },
     byUser: { key: (row) => [row.userId, row.joinedAt] },
+    /** Plays of an experience by user: unique players and day-1 retention. */
+    byExperienceUser: { key: (row) => [row.experienceId, row.userId, row.joinedAt] },
   },
 });

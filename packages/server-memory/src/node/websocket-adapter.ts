@@ -1,0 +1,96 @@
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
+import type { ServerDeps } from "../server-deps.js";
+import { createRealtimeEndpoint, RealtimeCloseCode, type RealtimeEndpointOptions, type RealtimePeer } from "../realtime/realtime-endpoint.js";
+
+/** Options of the WebSocket adapter; the endpoint's options plus the transport's own. */
+export interface WebSocketAdapterOptions extends RealtimeEndpointOptions {
+  /** The path that upgrades. Default `/realtime`. */
+  path?: string;
+  /** How often a connection is pinged (and its device rechecked); one without a pong by the next ping is dropped. Default 30 000 ms. */
+  pingIntervalMs?: number;
+  /** The largest client frame. Default 64 KiB. */
+  maxPayloadBytes?: number;
+}
+
+/** The realtime server on a Node http server. */
+export interface WebSocketAdapter {
+  /** How many connections are open. */
+  readonly size: number;
+  /** Closes every connection (1001) and stops accepting new ones. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `GET /realtime` on a Node http server with `ws`: upgrades it and
+ * drives each connection with the realtime endpoint. Pings keep
+ * connections alive and find dead ones; other upgrade paths are refused.
+ *
+ * @example
+ * const realtime = websocketAdapter(http, server.deps);
+ */
+export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSocketAdapterOptions = {}): WebSocketAdapter {
+  const path = options.path ?? "/realtime";
+  const endpoint = createRealtimeEndpoint(deps, options);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? 64 * 1024, perMessageDeflate: false });
+  const live = new Map<WebSocket, { peer: RealtimePeer; alive: boolean }>();
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    if ((q === -1 ? url : url.slice(0, q)) !== path || req.method !== "GET") {
+      socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+  };
+  http.on("upgrade", onUpgrade);
+
+  function accept(ws: WebSocket): void {
+    const peer = endpoint.open({
+      send: (text, done) => ws.send(text, done),
+      close: (code, reason) => ws.close(code, reason),
+      get bufferedAmount() { return ws.bufferedAmount; },
+    });
+    const entry = { peer, alive: true };
+    live.set(ws, entry);
+    ws.on("pong", () => { entry.alive = true; });
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) {
+        ws.close(RealtimeCloseCode.BadHandshake, "messages are JSON text");
+        return;
+      }
+      peer.receive(data.toString());
+    });
+    ws.on("error", () => ws.terminate());
+    ws.on("close", () => {
+      live.delete(ws);
+      peer.closed();
+    });
+  }
+
+  const pinger = setInterval(() => {
+    for (const [ws, entry] of live) {
+      if (!entry.alive) {
+        ws.terminate();
+        continue;
+      }
+      entry.alive = false;
+      ws.ping();
+      void entry.peer.recheck();
+    }
+  }, options.pingIntervalMs ?? 30_000);
+  pinger.unref();
+
+  return {
+    get size() { return live.size; },
+    async close() {
+      clearInterval(pinger);
+      http.off("upgrade", onUpgrade);
+      for (const ws of live.keys()) ws.close(RealtimeCloseCode.GoingAway, "server shutting down");
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      for (const ws of live.keys()) ws.terminate();
+    },
+  };
+}

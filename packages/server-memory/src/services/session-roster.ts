@@ -1,0 +1,121 @@
+import { byJoinOrder, hostAfterChange, tables, type GameSessionRow, type SessionMemberRow, type Tx, type UserRow } from "@playfield/core";
+import type { RealtimeEvent } from "../realtime/realtime-hub.js";
+import type { ServerDeps } from "../server-deps.js";
+import { iso, userSummary } from "./accounts.js";
+import { sessionSettingsOf } from "./session-settings.js";
+
+/*
+ * Rosters of game sessions inside a transaction: members in join order,
+ * removing a member (host hand-off, play recorded, empty session closed),
+ * dropping silent members, and the `session_members` event of a roster.
+ */
+
+/** An event for some users, published after the transaction commits. */
+export interface Outgoing {
+  to: string[];
+  event: RealtimeEvent;
+}
+
+/** A session's members, earliest first. */
+export async function membersOf(tx: Tx, sessionId: string): Promise<SessionMemberRow[]> {
+  const rows = await tx.query(tables.sessionMembers, "bySession", { equals: [sessionId] });
+  return rows.sort(byJoinOrder);
+}
+
+/** The user rows of members, in the members' order (a deleted user reads as a placeholder row). */
+export async function usersOf(tx: Tx, members: readonly SessionMemberRow[]): Promise<UserRow[]> {
+  return Promise.all(members.map(async (m) => (await tx.get(tables.users, m.userId)) ?? placeholderUser(m.userId)));
+}
+
+function placeholderUser(id: string): UserRow {
+  return {
+    id, username: "deleted", usernameKey: "deleted", displayName: "", passwordHash: null, birthdate: null, guest: false,
+    createdAt: 0, deletedAt: 0,
+    settings: { whoCanMessage: "nobody", whoCanFriend: "nobody", whoCanJoin: "nobody", showOnlineStatus: false, emailNotifications: false, theme: "system" },
+  };
+}
+
+/** The `session_members` event of a session's roster: the same for every member (`isFriend` is the reader's to work out). */
+export async function rosterEvent(tx: Tx, session: GameSessionRow): Promise<Outgoing> {
+  const members = await membersOf(tx, session.id);
+  const users = await usersOf(tx, members);
+  return {
+    to: members.map((m) => m.userId),
+    event: {
+      type: "session_members",
+      sessionId: session.id,
+      members: members.map((m, i) => ({
+        user: userSummary(users[i]!),
+        joinedAt: iso(m.joinedAt),
+        isHost: session.hostUserId === m.userId,
+        guest: users[i]!.guest,
+      })),
+    },
+  };
+}
+
+/**
+ * Removes a member: the play ends at `endedAt`, the host passes to the
+ * earliest remaining member, and the session closes when it empties.
+ * Answers the session as updated.
+ */
+export async function removeMember(tx: Tx, session: GameSessionRow, member: SessionMemberRow, endedAt: number, now: number): Promise<GameSessionRow> {
+  await tx.delete(tables.sessionMembers, member.id);
+  if (member.playId) {
+    const play = await tx.get(tables.plays, member.playId);
+    if (play && play.leftAt === null) await tx.put(tables.plays, { ...play, leftAt: Math.max(play.joinedAt, endedAt) });
+  }
+  const remaining = await membersOf(tx, session.id);
+  const updated: GameSessionRow = {
+    ...session,
+    memberCount: remaining.length,
+    hostUserId: hostAfterChange(session.hostingTier, session.hostUserId, remaining),
+    closedAt: remaining.length === 0 ? now : null,
+  };
+  await tx.put(tables.gameSessions, updated);
+  return updated;
+}
+
+/** The most silent members one sweep drops; the next call continues. */
+const SWEEP_BATCH = 500;
+
+/**
+ * Drops members silent for longer than the limit (their play ends at their
+ * last heartbeat) and answers the roster events of the sessions that
+ * changed. Rows with no session (seeded game tokens) are left alone.
+ */
+export async function expireSilent(tx: Tx, deps: ServerDeps, now: number): Promise<{ events: Outgoing[]; closed: string[] }> {
+  const cutoff = now - sessionSettingsOf(deps).silenceMs;
+  const silent = await tx.query(tables.sessionMembers, "byHeartbeat", { range: { lt: cutoff }, limit: SWEEP_BATCH });
+  const changed = new Map<string, GameSessionRow>();
+  for (const member of silent) {
+    const session = changed.get(member.sessionId) ?? (await tx.get(tables.gameSessions, member.sessionId));
+    if (!session) continue;
+    changed.set(session.id, await removeMember(tx, session, member, member.lastHeartbeatAt, now));
+  }
+  const events: Outgoing[] = [];
+  const closed: string[] = [];
+  for (const session of changed.values()) {
+    if (session.closedAt !== null) closed.push(session.id);
+    else events.push(await rosterEvent(tx, session));
+  }
+  return { events, closed };
+}
+
+/** Publishes roster events and releases closed sessions' servers, after the commit. */
+export function deliver(deps: ServerDeps, outgoing: { events: Outgoing[]; closed: string[] }): void {
+  for (const { to, event } of outgoing.events) deps.realtime.publishMany(to, event);
+  const { allocator } = sessionSettingsOf(deps);
+  if (allocator.release) for (const id of outgoing.closed) allocator.release(id);
+}
+
+/**
+ * Drops silent members of every session now and publishes the roster
+ * changes: what a server runs on a timer (the methods also do it as they go).
+ * Answers how many sessions changed.
+ */
+export async function sweepSessions(deps: ServerDeps): Promise<number> {
+  const outgoing = await deps.storage.transact((tx) => expireSilent(tx, deps, deps.clock.now()));
+  deliver(deps, outgoing);
+  return outgoing.events.length + outgoing.closed.length;
+}

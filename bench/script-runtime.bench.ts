@@ -1,0 +1,78 @@
+/**
+ * Script runtime figures: script-ticks per second (100 and 1,000 scripts,
+ * hashing included), the cost of metering, memory per loaded script and the
+ * load time of a 1,000-line script.
+ *
+ *   node --conditions=@playfield/source --import tsx bench/script-runtime.bench.ts
+ */
+import { createScriptRuntime } from "@playfield/script-runtime";
+import { newQuickJSWASMModuleFromVariant, RELEASE_SYNC } from "quickjs-emscripten";
+
+const SMALL = "export default { init() { return { n: 0 } }, onTick() { this.state.n += 1 } }";
+const rows: string[] = ["| figure | value | baseline | ratio |", "|---|---|---|---|"];
+
+async function ticksPerSecond(count: number, ticks: number): Promise<number> {
+  const runtime = createScriptRuntime({ config: { memory_limit_bytes: 1024 * 1024 } });
+  for (let i = 0; i < count; i++) await runtime.run("script.load", { name: `s${i}`, source: SMALL });
+  await runtime.step(2);
+  const started = performance.now();
+  await runtime.step(ticks);
+  const seconds = (performance.now() - started) / 1000;
+  await runtime.dispose();
+  return (count * ticks) / seconds;
+}
+
+const t100 = await ticksPerSecond(100, 200);
+const t1000 = await ticksPerSecond(1000, 30);
+rows.push(`| script-ticks/s, 100 scripts | ${t100.toFixed(0)} | 50,000 (target) | ${(t100 / 50_000).toFixed(2)} |`);
+rows.push(`| script-ticks/s, 1,000 scripts | ${t1000.toFixed(0)} | 50,000 (target) | ${(t1000 / 50_000).toFixed(2)} |`);
+
+// Metering: the same CPU-heavy work metered by the runtime vs. a bare QuickJS context.
+const HEAVY = "let x = 0; for (let i = 0; i < 2000000; i++) { x = (x + i * 7) % 1000003 } this.state.x = x;";
+const runtime = createScriptRuntime({ config: { fuel_per_tick: 1_000_000_000 } });
+await runtime.run("script.load", { name: "heavy", source: `export default { onTick() { ${HEAVY} } }` });
+await runtime.step(1);
+let started = performance.now();
+await runtime.step(5);
+const metered = (performance.now() - started) / 5;
+await runtime.dispose();
+const quickjs = await newQuickJSWASMModuleFromVariant(RELEASE_SYNC);
+const bare = quickjs.newContext();
+bare.evalCode("globalThis.run = function () { const self = { state: {} }; (function () { " + HEAVY + " }).call(self); return JSON.stringify(self.state) }").dispose();
+bare.evalCode("run()").dispose();
+started = performance.now();
+for (let i = 0; i < 5; i++) bare.evalCode("run()").dispose();
+const unmetered = (performance.now() - started) / 5;
+bare.dispose();
+rows.push(`| CPU-heavy handler, metered (ms) | ${metered.toFixed(1)} | ${unmetered.toFixed(1)} unmetered | ${(metered / unmetered).toFixed(2)} |`);
+
+// Memory per loaded script.
+globalThis.gc?.();
+const before = process.memoryUsage().rss;
+const many = createScriptRuntime({ config: { memory_limit_bytes: 1024 * 1024 } });
+for (let i = 0; i < 500; i++) await many.run("script.load", { name: `m${i}`, source: SMALL });
+await many.step(1);
+globalThis.gc?.();
+const perScript = (process.memoryUsage().rss - before) / 500;
+rows.push(`| resident memory per loaded script (KiB) | ${(perScript / 1024).toFixed(0)} | 330 (one module per script) | ${(perScript / 1024 / 330).toFixed(2)} |`);
+await many.dispose();
+
+// Load time of a 1,000-line script.
+const lines = ["export default {", "  init() { return { total: 0 } },", "  onTick() { this.state.total += f0(1) },", "};"];
+for (let i = 0; i < 996; i++) lines.push(`function f${i}(x) { return x + ${i} > 1e9 ? 0 : ${i === 995 ? "x" : `f${i + 1}(x)`}; }`);
+const big = lines.join("\n");
+const loader = createScriptRuntime();
+await loader.run("script.load", { name: "warm", source: SMALL });
+await loader.step(1);
+started = performance.now();
+await loader.run("script.load", { name: "big", source: big });
+await loader.step(1);
+const loadMs = performance.now() - started;
+await loader.run("script.load", { name: "small", source: SMALL });
+started = performance.now();
+await loader.step(1);
+const smallMs = performance.now() - started;
+rows.push(`| load + first tick of a 1,000-line script (ms) | ${loadMs.toFixed(1)} | ${smallMs.toFixed(1)} (1-line script) | ${(loadMs / smallMs).toFixed(1)} |`);
+await loader.dispose();
+
+console.log(rows.join("\n"));

@@ -139,11 +139,11 @@ describe("economy money rules (model-based, concurrent callers)", () => {
             model.fees += split.fee;
           });
           case "price":
-            await s.creators[s.items[a.item].creator].client.economy.updateItem({ itemId: s.items[a.item].id, price: a.price });
+            await s.creators[s.items[a.item].creator]!.client.economy.updateItem({ itemId: s.items[a.item].id, price: a.price });
             model.prices[a.item] = a.price;
             return;
           case "listed":
-            await s.creators[s.items[a.item].creator].client.economy.updateItem({ itemId: s.items[a.item].id, status: a.listed ? "listed" : "delisted" });
+            await s.creators[s.items[a.item].creator]!.client.economy.updateItem({ itemId: s.items[a.item].id, status: a.listed ? "listed" : "delisted" });
             return;
           case "wait":
             t.server.clock.advance(a.hours * HOUR);

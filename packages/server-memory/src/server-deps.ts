@@ -1,4 +1,4 @@
-import type { Clock, Storage, TokenLifetimes, ThrottleRule } from "@playfield/core";
+import type { Clock, DatastoreLimits, Storage, TokenLifetimes, ThrottleRule } from "@playfield/core";
 
 import type { PasswordHasher } from "./crypto/password-hasher.js";
 import type { TokenSigner } from "./crypto/token-signer.js";
@@ -27,6 +27,8 @@ export interface ServerConfig {
   handoffSeconds: number;
   /** Validate every answer against its schema (on by default; costs a few µs). */
   validateResponses: boolean;
+  /** Datastore request budget, stored-bytes cap and old-value retention (DESIGN.md defaults). */
+  datastore: DatastoreLimits;
 }
 
 /** The injected parts a service implementation uses. */

@@ -1,6 +1,7 @@
 import type { RawRoute } from "../fetch-handler.js";
 import type { Implementations } from "../router.js";
 import type { ServerDeps } from "../server-deps.js";
+import { datastoreService } from "./datastore.js";
 import { identityService } from "./identity.js";
 import { sessionService } from "./session.js";
 import { socialService } from "./social.js";
@@ -20,6 +21,7 @@ import { checkoutRoute } from "./economy-checkout.js";
  */
 export const implementations: Implementations = {
   identity: identityService,
+  datastore: datastoreService,
   session: sessionService,
   social: socialService,
   avatar: avatarService,

@@ -36,6 +36,8 @@ export function genreKey(genre: string): string {
  * combining marks), everything but letters and digits turned into spaces.
  */
 export function normalizeText(text: string): string {
+  // Fast path for ASCII text (most titles): no Unicode normalisation needed.
+  if (/^[\x20-\x7e]*$/.test(text)) return text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 }
 
@@ -59,15 +61,23 @@ export function searchTerms(text: string): string[] {
  * is the query), compared after `normalizeText`.
  */
 export function matchRank(query: string, title: string, genre = ""): number {
+  return createMatcher(query)(title, genre);
+}
+
+/** `matchRank` for one query and many titles: the query is cut into terms once. */
+export function createMatcher(query: string): (title: string, genre?: string) => number {
   const terms = searchTerms(query);
-  if (terms.length === 0) return 0;
-  const words = searchTerms(`${title} ${genre}`);
-  // Query terms and words are cut to the same length, so a prefix test covers long words too.
-  if (!terms.every((term) => words.some((word) => word.startsWith(term)))) return 0;
-  const q = normalizeText(query), t = normalizeText(title);
-  if (t === q) return 3;
-  if (t.startsWith(q)) return 2;
-  return 1;
+  const q = normalizeText(query);
+  return (title, genre = "") => {
+    if (terms.length === 0) return 0;
+    const words = searchTerms(genre ? `${title} ${genre}` : title);
+    // Query terms and words are cut to the same length, so a prefix test covers long words too.
+    if (!terms.every((term) => words.some((word) => word.startsWith(term)))) return 0;
+    const t = normalizeText(title);
+    if (t === q) return 3;
+    if (t.startsWith(q)) return 2;
+    return 1;
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import {
-  cursorOf, DISCOVERY, fail, genreKey, matchRank, ratingScore, tables,
+  createMatcher, cursorOf, DISCOVERY, fail, genreKey, matchRank, ratingScore, tables,
   type CatalogService, type ExperienceRow, type MethodRequest, type Query, type Tx,
 } from "@playfield/core";
 import { canSeeExperience } from "./catalog-access.js";
@@ -211,8 +211,9 @@ export async function discover(tx: Tx, req: ListRequest, viewerId: string | null
   const creatorId = req.creatorId;
   // The query filters every sort but `search`, which ranks by it.
   const queryFilter = sort !== "search" && query !== "";
+  const matches = createMatcher(query);
   const keep = (row: ExperienceRow) =>
-    (creatorId === "" || row.creatorId === creatorId) && (!queryFilter || matchRank(query, row.title, row.genre) > 0);
+    (creatorId === "" || row.creatorId === creatorId) && (!queryFilter || matches(row.title, row.genre) > 0);
   const d: Discovery = { tx, viewerId, now, genre, limit, keep };
 
   const personal = sort === "recent" || sort === "testing" || sort === "friends";

@@ -1,4 +1,4 @@
-import { DISCOVERY, matchRank, searchTerms, tables, type ExperienceRow, type Tx } from "@playfield/core";
+import { createMatcher, DISCOVERY, searchTerms, tables, type ExperienceRow, type Tx } from "@playfield/core";
 
 /*
  * The search index of public experiences: one row per word of the title and
@@ -34,6 +34,7 @@ export async function searchExperiences(tx: Tx, query: string, keep: (row: Exper
     if (count === 0) return [];
   }
   const candidates = await tx.query(tables.experienceTerms, "byTerm", { range: prefixRange(rarest), limit: DISCOVERY.searchCandidatesMax });
+  const rank = createMatcher(query);
   const seen = new Set<string>();
   const hits: { row: ExperienceRow; rank: number }[] = [];
   for (const candidate of candidates) {
@@ -41,8 +42,8 @@ export async function searchExperiences(tx: Tx, query: string, keep: (row: Exper
     seen.add(candidate.experienceId);
     const row = await tx.get(tables.experiences, candidate.experienceId);
     if (!row || row.visibility !== "public" || !keep(row)) continue;
-    const rank = matchRank(query, row.title, row.genre);
-    if (rank > 0) hits.push({ row, rank });
+    const match = rank(row.title, row.genre);
+    if (match > 0) hits.push({ row, rank: match });
   }
   hits.sort((a, b) => b.rank - a.rank || compareByVisits(a.row, b.row));
   return hits.slice(0, limit).map((hit) => hit.row);

@@ -6,7 +6,8 @@
  *   tier 0  the name key equals the query
  *   tier 1  the name key starts with it                  (by name key)
  *   tier 2  a word of the names starts with it           (by that word)
- *   tier 3  the name key holds it further in             (by the rest of the key from the match)
+ *   tier 3  the name key holds it further in             (by the rest of the key from the match;
+ *           queries of SUBSTRING_MIN characters or more)
  *
  * Ties break by id. A name matches at its best tier only.
  */
@@ -37,11 +38,14 @@ export function nameWords(names: readonly string[]): string[] {
   return [...words];
 }
 
-/** The suffixes of a name key that start after its first character: tier 3 looks them up. */
+/** Substring matches (tier 3) need a query of at least this many characters: shorter ones match nearly every name. */
+export const SUBSTRING_MIN = 2;
+
+/** The suffixes of a name key that start after its first character and are at least SUBSTRING_MIN long: tier 3 looks them up. */
 export function nameSuffixes(nameKey: string): string[] {
   const chars = [...nameKey];
   const suffixes = new Set<string>();
-  for (let i = 1; i < chars.length; i++) suffixes.add(chars.slice(i).join(""));
+  for (let i = 1; i <= chars.length - SUBSTRING_MIN; i++) suffixes.add(chars.slice(i).join(""));
   return [...suffixes];
 }
 

@@ -1,7 +1,8 @@
 import { defineTable } from "../port.js";
 
 /*
- * SocialService's tables. A friendship is stored as two directed edges, one
+ * SocialService's tables (and the avatars and reports of the Avatar and
+ * Safety services, which share the social rules). A friendship is stored as two directed edges, one
  * per side, so each side's list is one index range; both edges are written
  * and removed in the same transaction.
  */
@@ -146,7 +147,6 @@ export const searchTerms = defineTable<SearchTermRow>()({
   primaryKey: (row) => row.id,
   indexes: {
     byTerm: { key: (row) => [row.kind, row.tag, row.term, row.ownerId] },
-    byOwner: { key: (row) => [row.kind, row.ownerId] },
   },
 });
 

@@ -14,6 +14,7 @@ export { createMemoryTokenStore, type Tokens, type TokenStore } from "./token-st
 export { createLocalStorageTokenStore, type LocalStorageTokenStoreOptions, type StorageLike } from "./local-storage-token-store.js";
 export type { Interceptor, UnaryFn, UnaryRequest, UnaryResponse } from "./interceptor.js";
 export { PlayfieldError, Code, isCode, type FieldIssue } from "@playfield/core/wire";
+export * from "./realtime/index.js";
 
 // Symbols below are for other Playfield packages and adapters.
 /** @private Internal code, does not follow semantic versioning. */

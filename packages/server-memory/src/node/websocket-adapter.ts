@@ -4,6 +4,9 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { ServerDeps } from "../server-deps.js";
 import { createRealtimeEndpoint, RealtimeCloseCode, type RealtimeEndpointOptions, type RealtimePeer } from "../realtime/realtime-endpoint.js";
 
+/** How long a closing connection may take to answer the close frame. */
+const CLOSE_GRACE_MS = 1000;
+
 /** Options of the WebSocket adapter; the endpoint's options plus the transport's own. */
 export interface WebSocketAdapterOptions extends RealtimeEndpointOptions {
   /** The path that upgrades. Default `/realtime`. */
@@ -50,7 +53,11 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
   function accept(ws: WebSocket): void {
     const peer = endpoint.open({
       send: (text, done) => ws.send(text, done),
-      close: (code, reason) => ws.close(code, reason),
+      close: (code, reason) => {
+        ws.close(code, reason);
+        // A client that does not answer the close (it is not reading) is cut off.
+        setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+      },
       get bufferedAmount() { return ws.bufferedAmount; },
     });
     const entry = { peer, alive: true };

@@ -1,0 +1,6 @@
+/* The realtime connection of the client. */
+export { createRealtime, type Realtime, type RealtimeOptions, type RealtimeState, type WebSocketLike, type WebSocketConstructor } from "./create-realtime.js";
+export type {
+  RealtimeMessage, RealtimeUser, RealtimeMember, RealtimeEventMap,
+  ReadyEvent, SessionMembersEvent, GameInviteEvent, SignalEvent, RealtimeErrorEvent,
+} from "./realtime-events.js";

@@ -1,0 +1,52 @@
+/*
+ * The realtime messages the server sends, as the client types them. Every
+ * message is a JSON object with a `type`; types not listed here (chat,
+ * presence) arrive as `RealtimeMessage`.
+ */
+
+/** Any realtime message. */
+export interface RealtimeMessage {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** A user as realtime messages show them (the API's UserSummary). */
+export interface RealtimeUser {
+  id: string;
+  username: string;
+  displayName: string;
+  headshotUrl: string;
+}
+
+/** One member of a session roster. */
+export interface RealtimeMember {
+  user: RealtimeUser;
+  /** ISO time. */
+  joinedAt: string;
+  isHost: boolean;
+  guest: boolean;
+}
+
+/** The connection is authenticated. */
+export interface ReadyEvent { type: "ready"; userId: string }
+
+/** A session's roster changed: sent to everyone in it. */
+export interface SessionMembersEvent { type: "session_members"; sessionId: string; members: RealtimeMember[] }
+
+/** A friend invited you into their session: join it with `session.join({ experienceId, sessionId })`. */
+export interface GameInviteEvent { type: "game_invite"; from: RealtimeUser; experienceId: string; sessionId: string; title: string }
+
+/** A peer-tier WebRTC signalling message from another member of a session. */
+export interface SignalEvent { type: "signal"; sessionId: string; from: string; data: unknown }
+
+/** A message of yours was refused (`about` is its type). */
+export interface RealtimeErrorEvent { type: "error"; about: string; code: string; message: string }
+
+/** The messages the client knows by type. */
+export interface RealtimeEventMap {
+  ready: ReadyEvent;
+  session_members: SessionMembersEvent;
+  game_invite: GameInviteEvent;
+  signal: SignalEvent;
+  error: RealtimeErrorEvent;
+}

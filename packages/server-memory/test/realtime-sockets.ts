@@ -1,0 +1,63 @@
+import { WebSocket } from "ws";
+
+/*
+ * Real WebSocket clients of the realtime tests: open, authenticate, collect
+ * messages, and wait for a message or the close.
+ */
+
+export interface TestSocket {
+  ws: WebSocket;
+  messages: Record<string, unknown>[];
+  /** Resolves with the first message (already received or to come) that matches. */
+  next(match: (m: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  closed: Promise<{ code: number; reason: string }>;
+  send(message: unknown): void;
+}
+
+export function openSocket(serverUrl: string): Promise<TestSocket> {
+  const ws = new WebSocket(`${serverUrl.replace(/^http/, "ws")}/realtime`);
+  const messages: Record<string, unknown>[] = [];
+  const waiting = new Set<() => void>();
+  ws.on("message", (data) => {
+    messages.push(JSON.parse(data.toString()) as Record<string, unknown>);
+    for (const check of [...waiting]) check();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+  const socket: TestSocket = {
+    ws, messages, closed,
+    send: (message) => ws.send(typeof message === "string" ? message : JSON.stringify(message)),
+    next(match, timeoutMs = 2000) {
+      return new Promise((resolve, reject) => {
+        let seen = 0;
+        const check = () => {
+          for (; seen < messages.length; seen++) {
+            if (match(messages[seen]!)) {
+              waiting.delete(check);
+              clearTimeout(timer);
+              resolve(messages[seen]!);
+              return;
+            }
+          }
+        };
+        const timer = setTimeout(() => {
+          waiting.delete(check);
+          reject(new Error(`no matching message in ${timeoutMs} ms; got ${JSON.stringify(messages).slice(0, 400)}`));
+        }, timeoutMs);
+        waiting.add(check);
+        check();
+      });
+    },
+  };
+  return new Promise((resolve, reject) => {
+    ws.once("open", () => resolve(socket));
+    ws.once("error", reject);
+  });
+}
+
+/** Opens a socket and authenticates it with an access token; resolves once `ready`. */
+export async function readySocket(serverUrl: string, token: string): Promise<TestSocket> {
+  const socket = await openSocket(serverUrl);
+  socket.send({ type: "auth", token });
+  await socket.next((m) => m.type === "ready");
+  return socket;
+}

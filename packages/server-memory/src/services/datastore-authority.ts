@@ -1,5 +1,7 @@
 import { fail, sessionAuthority, tables, writeRefusal, type DatastoreTarget, type Tx } from "@playfield/core";
 import type { GameCaller } from "../caller.js";
+import type { ServerDeps } from "../server-deps.js";
+import { sessionSettingsOf } from "./session-settings.js";
 
 /*
  * Write permission in the datastore (spec rule 11), read from the caller's
@@ -22,4 +24,19 @@ export async function requireWrite(tx: Tx, caller: GameCaller, target: Datastore
   const authority = sessionAuthority(session, members);
   const refusal = writeRefusal({ userId: caller.userId, isAuthority: authority === caller.userId, members }, target);
   if (refusal) throw fail.denied(refusal);
+}
+
+/**
+ * Refuses a player whose session dropped them for silence with
+ * `permission_denied`, even before any session call swept them out: the
+ * same rule SessionService applies (no heartbeat for the silence limit, 60 s
+ * by default; sessions with no record are left alone). Inside the call's transaction.
+ */
+export async function requireLiveMember(tx: Tx, deps: ServerDeps, caller: GameCaller): Promise<void> {
+  const member = await tx.get(tables.sessionMembers, `${caller.sessionId}:${caller.userId}`);
+  if (!member) throw fail.denied("the player is no longer in this game session");
+  if (member.lastHeartbeatAt >= deps.clock.now() - sessionSettingsOf(deps).silenceMs) return;
+  if (await tx.get(tables.gameSessions, caller.sessionId)) {
+    throw fail.denied("the player is no longer in this game session: no heartbeat for too long");
+  }
 }

@@ -60,7 +60,7 @@ export async function writeEntry(
   const now = deps.clock.now();
   const floor = current ? 0 : await deletedVersionFloor(tx, at.id);
   const bytes = utf8Length(at.key) + valueBytes;
-  await chargeBytes(tx, usage, bytes - (current?.bytes ?? 0));
+  chargeBytes(usage, bytes - (current?.bytes ?? 0));
   if (current) await keepOldValue(tx, current, now, false);
   const row: DatastoreEntryRow = {
     id: at.id, experienceId: at.experienceId, store: at.store, scope: at.scope, ownerId: at.ownerId, key: at.key,
@@ -74,7 +74,7 @@ export async function writeEntry(
 /** Deletes a live entry, keeping its value as an old one. Inside a transaction. */
 export async function deleteEntry(tx: Tx, deps: ServerDeps, usage: CallUsage, current: DatastoreEntryRow): Promise<void> {
   const now = deps.clock.now();
-  await chargeBytes(tx, usage, -current.bytes);
+  chargeBytes(usage, -current.bytes);
   await keepOldValue(tx, current, now, true);
   await tx.delete(tables.datastoreEntries, current.id);
   await purgeOldValues(tx, now - deps.config.datastore.retentionMs);

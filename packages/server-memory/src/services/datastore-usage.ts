@@ -1,5 +1,5 @@
 import {
-  budgetWindowStart, fail, fitsStoredBytes, requestBudget, storedBytesCap, tables,
+  BUDGET_WINDOW_MS, budgetWindowStart, fail, fitsStoredBytes, requestBudget, storedBytesCap, tables,
   type DatastoreUsageRow, type Tx,
 } from "@playfield/core";
 import type { GameCaller } from "../caller.js";
@@ -14,7 +14,7 @@ import type { ServerDeps } from "../server-deps.js";
  * the last unit of budget.
  */
 
-/** An experience's usage for one call: read and counted by `admitCall`, saved again by `chargeBytes`. */
+/** An experience's usage for one call: read and counted by `admitCall`, changed by `chargeBytes`, saved by `saveUsage`. */
 export interface CallUsage {
   row: DatastoreUsageRow;
   /** The stored-bytes cap now. */
@@ -24,7 +24,8 @@ export interface CallUsage {
 /**
  * Counts one call against its experience's budget for this minute, or
  * refuses it with `resource_exhausted`. Also records the player as seen by
- * the experience (each raises the stored-bytes cap once). Inside a transaction.
+ * the experience (each raises the stored-bytes cap once). Inside a
+ * transaction; the count is saved with `saveUsage` when the call is done.
  */
 export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller): Promise<CallUsage> {
   const limits = deps.config.datastore;
@@ -34,11 +35,14 @@ export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller): P
   const row: DatastoreUsageRow = stored
     ? { ...stored, ...(stored.windowStart === windowStart ? {} : { windowStart, requests: 0 }) }
     : { experienceId: caller.experienceId, windowStart, requests: 0, storedBytes: 0, playersSeen: 0 };
-  const players = await tx.count(tables.sessionMembers, "byExperience", { equals: [caller.experienceId] });
-  const budget = requestBudget(limits, players);
-  if (row.requests >= budget) {
-    const seconds = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
-    throw fail.exhausted(`datastore: this experience used its ${budget} calls for this minute; try again in ${seconds} s`);
+  // Players only ever add to the base: count them only once the base is used up.
+  if (row.requests >= limits.requestsPerMinute) {
+    const players = await tx.count(tables.sessionMembers, "byExperience", { equals: [caller.experienceId] });
+    const budget = requestBudget(limits, players);
+    if (row.requests >= budget) {
+      const seconds = Math.max(1, Math.ceil((windowStart + BUDGET_WINDOW_MS - now) / 1000));
+      throw fail.exhausted(`datastore: this experience used its ${budget} calls for this minute; try again in ${seconds} s`);
+    }
   }
   row.requests += 1;
   const seenId = `${caller.experienceId}:${caller.userId}`;
@@ -46,7 +50,6 @@ export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller): P
     await tx.put(tables.datastorePlayers, { id: seenId, experienceId: caller.experienceId, userId: caller.userId, firstSeenAt: now });
     row.playersSeen += 1;
   }
-  await tx.put(tables.datastoreUsage, row);
   return { row, cap: storedBytesCap(limits, row.playersSeen) };
 }
 
@@ -55,11 +58,14 @@ export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller): P
  * `resource_exhausted` when it would grow past the cap (shrinking always
  * passes). Call before writing anything else of the change.
  */
-export async function chargeBytes(tx: Tx, usage: CallUsage, delta: number): Promise<void> {
-  if (delta === 0) return;
+export function chargeBytes(usage: CallUsage, delta: number): void {
   if (!fitsStoredBytes(usage.row.storedBytes, delta, usage.cap)) {
     throw fail.exhausted(`datastore: this experience stores ${usage.row.storedBytes} of its ${usage.cap} bytes; the write needs ${delta} more`);
   }
-  usage.row = { ...usage.row, storedBytes: usage.row.storedBytes + delta };
+  usage.row.storedBytes += delta;
+}
+
+/** Saves the call's count and stored bytes. Inside the call's transaction, last. */
+export async function saveUsage(tx: Tx, usage: CallUsage): Promise<void> {
   await tx.put(tables.datastoreUsage, usage.row);
 }

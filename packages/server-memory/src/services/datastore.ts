@@ -5,9 +5,9 @@ import {
 import type { GameCaller } from "../caller.js";
 import type { HandlerContext, ServiceImpl } from "../router.js";
 import { iso } from "./accounts.js";
-import { requireWrite } from "./datastore-authority.js";
+import { requireLiveMember, requireWrite } from "./datastore-authority.js";
 import { checkValueSize, deleteEntry, resolveEntry, resolveScope, writeEntry } from "./datastore-entries.js";
-import { admitCall, chargeBytes, type CallUsage } from "./datastore-usage.js";
+import { admitCall, chargeBytes, saveUsage, type CallUsage } from "./datastore-usage.js";
 
 /*
  * DatastoreService: a key-value store per experience, ordered stores
@@ -30,7 +30,13 @@ function gameCaller(ctx: HandlerContext): GameCaller {
 /** Runs one datastore call: admitted against the experience's budget, then `fn`, all in one transaction. */
 function datastoreCall<T>(ctx: HandlerContext, fn: (tx: Tx, caller: GameCaller, usage: CallUsage) => Promise<T>): Promise<T> {
   const caller = gameCaller(ctx);
-  return ctx.deps.storage.transact(async (tx) => fn(tx, caller, await admitCall(tx, ctx.deps, caller)));
+  return ctx.deps.storage.transact(async (tx) => {
+    await requireLiveMember(tx, ctx.deps, caller);
+    const usage = await admitCall(tx, ctx.deps, caller);
+    const answer = await fn(tx, caller, usage);
+    await saveUsage(tx, usage);
+    return answer;
+  });
 }
 
 /** The stored value of an Update as an object, or undefined for a missing entry. */
@@ -119,7 +125,7 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
       const current = await tx.get(tables.orderedEntries, id);
       const value = addToOrdered(current?.value ?? 0, req.delta);
       if (value === null) throw fail.precondition(`delta: the value would leave the int64 range this server keeps (±${Number.MAX_SAFE_INTEGER})`);
-      if (!current) await chargeBytes(tx, usage, utf8Length(key) + ORDERED_VALUE_BYTES);
+      if (!current) chargeBytes(usage, utf8Length(key) + ORDERED_VALUE_BYTES);
       const row: OrderedEntryRow = { id, experienceId: caller.experienceId, store, key, value, updatedAt: ctx.deps.clock.now() };
       await tx.put(tables.orderedEntries, row);
       return { value };

@@ -6,6 +6,8 @@ import { createScryptHasher, FAST_TEST_COST } from "./crypto/create-scrypt-hashe
 import { createFetchHandler, type FetchHandler, type RawRoute } from "./fetch-handler.js";
 import { createRpcHandler, type RpcHandler } from "./rpc-handler.js";
 import { createRandomIds } from "./ids.js";
+import { createMemoryBlobStore, type BlobStore } from "./services/content-store.js";
+import { withProviders, type PaymentProvider } from "./services/payments/index.js";
 import { createLocalRealtimeHub, type RealtimeHub } from "./realtime/realtime-hub.js";
 import { createMovableClock, type MovableClock } from "./movable-clock.js";
 import { createRouter } from "./router.js";
@@ -31,6 +33,10 @@ export interface ServerOptions {
   ids?: IdGenerator;
   /** Default: the in-process hub. */
   realtime?: RealtimeHub;
+  /** Where uploaded blobs' bytes live. Default: in memory. */
+  blobs?: BlobStore;
+  /** Payment providers; each replaces the default of its id (only `sandbox` is configured by default). */
+  payments?: readonly PaymentProvider[];
   environment?: ServerConfig["environment"];
   lifetimes?: Partial<TokenLifetimes>;
   webOrigins?: string[];
@@ -98,6 +104,8 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
     hasher: options.hasher ?? createScryptHasher(config.environment === "test" ? { cost: FAST_TEST_COST } : {}),
     ids: options.ids ?? createRandomIds(),
     realtime: options.realtime ?? createLocalRealtimeHub(),
+    blobs: options.blobs ?? createMemoryBlobStore(),
+    payments: withProviders(options.payments),
     config,
     hashSecret: hashToken,
   };

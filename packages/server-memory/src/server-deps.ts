@@ -3,6 +3,8 @@ import type { Clock, DatastoreLimits, Storage, TokenLifetimes, ThrottleRule } fr
 import type { PasswordHasher } from "./crypto/password-hasher.js";
 import type { TokenSigner } from "./crypto/token-signer.js";
 import type { RealtimeHub } from "./realtime/realtime-hub.js";
+import type { BlobStore } from "./services/content-store.js";
+import type { PaymentProvider } from "./services/payments/payment-provider.js";
 
 export type { PasswordHasher, TokenSigner };
 
@@ -40,6 +42,10 @@ export interface ServerDeps {
   ids: IdGenerator;
   /** Delivery of realtime events to users' connections. */
   realtime: RealtimeHub;
+  /** Uploaded blobs' bytes, by SHA-256. */
+  blobs: BlobStore;
+  /** Payment methods, configured or not, in the order ListCreditPacks lists them. */
+  payments: readonly PaymentProvider[];
   config: ServerConfig;
   /** Hashes an opaque token for storage (SHA-256, hex). */
   hashSecret(secret: string): string;

@@ -2,7 +2,7 @@ import { fail, schemas, tables, type CatalogService, type MethodOutput, type Met
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { decodeBase64url } from "../crypto/base64url.js";
 import type { HandlerContext } from "../router.js";
-import { blobStoreOf, contentUrl } from "./content-store.js";
+import { contentUrl } from "./content-store.js";
 import { CATALOG_LIMITS, utcDayStart } from "./catalog-config.js";
 import { userIdOf } from "./catalog-access.js";
 
@@ -47,7 +47,7 @@ export async function uploadContent(req: UploadRequest, ctx: HandlerContext): Pr
   // Web Crypto: native speed in Node and browsers alike, off the JS thread where the runtime can.
   const sha256 = bytesToHex(new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>)));
   // Bytes first: a failed transaction leaves at worst an unreferenced blob, never a row without bytes.
-  await blobStoreOf(deps).put(sha256, bytes);
+  await deps.blobs.put(sha256, bytes);
   await deps.storage.transact(async (tx) => {
     const now = deps.clock.now();
     await checkDailyLimit(tx, userId, now);

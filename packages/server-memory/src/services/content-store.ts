@@ -30,22 +30,6 @@ export function createMemoryBlobStore(): BlobStore {
   };
 }
 
-/** Server parts that may carry their own blob store (`blobs`); servers without one get an in-memory store of their own. */
-export type DepsWithBlobs = ServerDeps & { blobs?: BlobStore };
-
-const defaults = new WeakMap<ServerDeps, BlobStore>();
-
-/** The blob store of a server: the injected one, or one in-memory store per server. */
-export function blobStoreOf(deps: DepsWithBlobs): BlobStore {
-  if (deps.blobs) return deps.blobs;
-  let store = defaults.get(deps);
-  if (!store) {
-    store = createMemoryBlobStore();
-    defaults.set(deps, store);
-  }
-  return store;
-}
-
 /** The URL UploadContent answers: a path on the API's own origin. */
 export const contentUrl = (sha256: string) => `/content/${sha256}`;
 
@@ -59,13 +43,13 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
  * Blobs are served as inert data (nosniff, a sandboxing CSP) so an uploaded
  * HTML page cannot run script on the API's origin.
  */
-export function contentRoute(deps: DepsWithBlobs): RawRoute {
+export function contentRoute(deps: ServerDeps): RawRoute {
   return async (request, url) => {
     if (!url.pathname.startsWith("/content/")) return null;
     if (request.method !== "GET" && request.method !== "HEAD") return null;
     const sha256 = CONTENT_ROUTE.exec(url.pathname)?.[1];
     const meta = sha256 ? await deps.storage.transact((tx) => tx.get(tables.contentBlobs, sha256)) : undefined;
-    const bytes = sha256 && meta ? await blobStoreOf(deps).get(sha256) : null;
+    const bytes = sha256 && meta ? await deps.blobs.get(sha256) : null;
     if (!sha256 || !meta || !bytes) {
       return Response.json(toErrorJson(fail.notFound("content: no blob with this hash")), { status: 404 });
     }

@@ -9,7 +9,7 @@ import {
   AVATAR_KINDS, EXPERIENCE_KINDS, itemView, itemViews, ownedOnce, ownershipId, ownExperience, requireItem, userIdOf, viewerOf,
 } from "./economy-items.js";
 import { nextSeq, post, settledWallet, walletView } from "./economy-ledger.js";
-import { paymentProviders, providerOf } from "./payments/index.js";
+import { providerOf } from "./payments/index.js";
 import { recordSaleStats } from "./creator-stats.js";
 
 /** The origin of this server as the caller reached it, for absolute checkout URLs. */
@@ -43,7 +43,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   async listCreditPacks(_req, ctx) {
     return {
       packs: CREDIT_PACKS.map((p) => ({ ...p })),
-      methods: paymentProviders.map((p) => {
+      methods: ctx.deps.payments.map((p) => {
         const reason = p.unavailableReason(ctx.deps);
         return { id: p.id, label: p.label, configured: reason === null, reason: reason ?? "" };
       }),
@@ -55,7 +55,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
     const { deps } = ctx;
     const pack = CREDIT_PACKS.find((p) => p.id === req.packId);
     if (!pack) throw fail.notFound("packId: no such credit pack");
-    const provider = providerOf(req.method);
+    const provider = providerOf(ctx.deps.payments, req.method);
     if (!provider) throw fail.invalid("method: no such payment method");
     const reason = provider.unavailableReason(deps);
     if (reason !== null) throw fail.precondition(`method: ${provider.id} is not configured: ${reason}`);

@@ -3,6 +3,8 @@ import {
   type AccountSettingsRow, type DeviceRow, type MethodOutput, type Tx, type UserRow, type IdentityService,
 } from "@playfield/core";
 import type { HandlerContext } from "../router.js";
+import { indexNames } from "./name-search.js";
+import { userSubject } from "./user-search.js";
 import type { ServerDeps } from "../server-deps.js";
 
 /*
@@ -15,13 +17,6 @@ type Me = MethodOutput<typeof IdentityService.methods.getMe>;
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
-/**
- * A user row that may carry the version of its saved avatar. SetAvatar
- * writes `avatarVersion` on the user row so every summary can name the
- * current headshot without another read.
- */
-export type UserWithAvatar = UserRow & { avatarVersion?: number };
-
 /** The path of a user's headshot (served by avatar-headshot.ts); `v` changes whenever the avatar does. */
 export function headshotPath(userId: string, avatarVersion: number): string {
   return `/avatars/${encodeURIComponent(userId)}/headshot.svg?v=${avatarVersion}`;
@@ -29,7 +24,7 @@ export function headshotPath(userId: string, avatarVersion: number): string {
 
 /** A user as others see them: the one way to render a user. */
 export function userSummary(user: UserRow) {
-  const version = (user as UserWithAvatar).avatarVersion ?? 0;
+  const version = user.avatarVersion ?? 0;
   return { id: user.id, username: user.username, displayName: user.displayName || user.username, headshotUrl: headshotPath(user.id, version) };
 }
 
@@ -127,4 +122,10 @@ export function newUser(deps: ServerDeps, fields: { username: string; displayNam
     deletedAt: null,
     settings: defaultSettings(guest ? AgeBand.Under13 : ageBandOf(fields.birthdate, new Date(now))),
   };
+}
+
+/** Writes a user row and keeps its names searchable: the one way to save a user. Inside a transaction. */
+export async function saveUser(tx: Tx, user: UserRow): Promise<void> {
+  await tx.put(tables.users, user);
+  await indexNames(tx, userSubject(user));
 }

@@ -3,7 +3,7 @@ import {
   type AvatarRow, type AvatarService, type MethodOutput,
 } from "@playfield/core";
 import type { ServiceImpl } from "../router.js";
-import { iso, requireUser, type UserWithAvatar } from "./accounts.js";
+import { iso, requireUser, saveUser } from "./accounts.js";
 import { ownedItemKinds } from "./avatar-ownership.js";
 import { callerId, visibleUser } from "./social-access.js";
 
@@ -65,7 +65,7 @@ export const avatarService: ServiceImpl<typeof AvatarService> = {
       const problem = avatarProblem(req, owned);
       if (problem) throw fail.invalid(problem);
       const current = (await tx.get(tables.avatars, me)) ?? defaultAvatar(me, user.createdAt);
-      const version = Math.max(current.version, (user as UserWithAvatar).avatarVersion ?? 0) + 1;
+      const version = Math.max(current.version, user.avatarVersion ?? 0) + 1;
       const next: AvatarRow = {
         userId: me,
         specVersion: AVATAR_SPEC_VERSION,
@@ -80,7 +80,7 @@ export const avatarService: ServiceImpl<typeof AvatarService> = {
       };
       await tx.put(tables.avatars, next);
       // The version on the user row is what every UserSummary's headshotUrl carries.
-      await tx.put(tables.users, { ...user, avatarVersion: version } as UserWithAvatar);
+      await saveUser(tx, { ...user, avatarVersion: version });
       return avatarView(next);
     });
   },

@@ -6,7 +6,7 @@ import {
 import type { HandlerContext, ServiceImpl } from "../router.js";
 import type { ServerDeps } from "../server-deps.js";
 import {
-  authResponse, defaultSettings, deviceLabel, iso, newUser, openDevice, requireUser, revokeAllDevices, revokeDevice, toMe,
+  authResponse, defaultSettings, deviceLabel, iso, newUser, openDevice, saveUser, requireUser, revokeAllDevices, revokeDevice, toMe,
 } from "./accounts.js";
 import { isAllowedOrigin } from "./origins.js";
 
@@ -51,7 +51,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
     const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
       await usernameFree(tx, req.username);
       const user = newUser(deps, { username: req.username, displayName: req.displayName, passwordHash, birthdate: req.birthdate });
-      await tx.put(tables.users, user);
+      await saveUser(tx, user);
       const { device, refreshToken } = await openDevice(tx, deps, user.id, deviceLabel(ctx));
       return { user, deviceId: device.id, refreshToken };
     });
@@ -147,7 +147,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
       }
       if (!username) throw fail.exhausted("no guest name is free: try again");
       const user = newUser(deps, { username, displayName: "", passwordHash: null, birthdate: null });
-      await tx.put(tables.users, user);
+      await saveUser(tx, user);
       const { device, refreshToken } = await openDevice(tx, deps, user.id, deviceLabel(ctx));
       return { user, deviceId: device.id, refreshToken };
     });
@@ -176,7 +176,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
         guest: false,
         settings: defaultSettings(ageBandOf(req.birthdate, new Date(now))),
       };
-      await tx.put(tables.users, user);
+      await saveUser(tx, user);
       const current = await tx.get(tables.devices, caller.deviceId);
       if (current) await revokeDevice(tx, current, now);
       const { device, refreshToken } = await openDevice(tx, deps, user.id, current?.label ?? deviceLabel(ctx));
@@ -196,7 +196,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
     const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
       const now = deps.clock.now();
       const user = { ...(await requireUser(tx, caller.userId)), passwordHash };
-      await tx.put(tables.users, user);
+      await saveUser(tx, user);
       // Every device is signed out; this one continues under a new session so that its old tokens die too.
       const current = await tx.get(tables.devices, caller.deviceId);
       await revokeAllDevices(tx, user.id, now);
@@ -215,7 +215,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
       const current = await requireUser(tx, caller.userId);
       await usernameFree(tx, req.newUsername, current.id);
       const user = { ...current, username: req.newUsername, usernameKey: usernameKey(req.newUsername) };
-      await tx.put(tables.users, user);
+      await saveUser(tx, user);
       return user;
     });
     return toMe(user, deps.clock.now());
@@ -273,7 +273,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
       if (child && settings.whoCanMessage === "everyone") {
         throw fail.invalid("whoCanMessage: under-13 accounts allow friends or nobody");
       }
-      await tx.put(tables.users, { ...user, settings });
+      await saveUser(tx, { ...user, settings });
       return settings;
     });
   },
@@ -286,7 +286,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
     await deps.storage.transact(async (tx) => {
       const now = deps.clock.now();
       const user = await requireUser(tx, caller.userId);
-      await tx.put(tables.users, { ...user, deletedAt: now });
+      await saveUser(tx, { ...user, deletedAt: now });
       await revokeAllDevices(tx, user.id, now);
     });
     return {};

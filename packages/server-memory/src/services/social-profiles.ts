@@ -3,7 +3,7 @@ import {
   type MethodOutput, type SocialService, type Tx, type UserRow,
 } from "@playfield/core";
 import type { ServiceImpl } from "../router.js";
-import { iso, requireUser, userSummary } from "./accounts.js";
+import { iso, requireUser, saveUser, userSummary } from "./accounts.js";
 import { callerId, optionalViewerId, viewerId, visibleUser } from "./social-access.js";
 import { isFollowing, pairFacts } from "./social-graph.js";
 import { indexNames } from "./name-search.js";
@@ -75,8 +75,7 @@ export const profileMethods: ServiceImpl<typeof SocialService> = {
       let user = await requireUser(tx, me);
       if (req.displayName !== "" && displayName !== user.displayName) {
         user = { ...user, displayName };
-        await tx.put(tables.users, user);
-        await indexNames(tx, userSubject(user));
+        await saveUser(tx, user);
       }
       // Proto3 cannot tell an absent bio from an empty one: "" keeps it, whitespace alone clears it.
       if (req.bio !== "") await tx.put(tables.profiles, { userId: me, bio, updatedAt: now });

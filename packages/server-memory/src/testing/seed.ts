@@ -1,6 +1,6 @@
 import { mintClaims, tables, TokenType } from "@playfield/core";
 import type { ServerDeps } from "../server-deps.js";
-import { authResponse, newUser, openDevice } from "../services/accounts.js";
+import { authResponse, newUser, openDevice, saveUser } from "../services/accounts.js";
 
 /** A seeded user with live tokens, ready to hand to a client. */
 export interface SeededUser {
@@ -48,7 +48,7 @@ export function createSeeder(deps: ServerDeps): Seeder {
       const passwordHash = guest ? null : await deps.hasher.hash(password);
       const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
         const user = newUser(deps, { username, displayName: options.displayName ?? "", passwordHash, birthdate });
-        await tx.put(tables.users, user);
+        await saveUser(tx, user);
         const { device, refreshToken } = await openDevice(tx, deps, user.id, options.label ?? "seed");
         return { user, deviceId: device.id, refreshToken };
       });

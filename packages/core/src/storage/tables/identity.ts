@@ -26,6 +26,8 @@ export interface UserRow {
   /** Set when the account is deleted: it can no longer sign in and its tokens stop working. */
   deletedAt: number | null;
   settings: AccountSettingsRow;
+  /** Raised by every SetAvatar: the headshot URL names it, so caches see a new one. Absent before the first save. */
+  avatarVersion?: number;
 }
 
 export const users = defineTable<UserRow>()({

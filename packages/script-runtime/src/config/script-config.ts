@@ -19,6 +19,10 @@ export const DEFAULT_SCRIPT_CONFIG = {
   players: "owner" as PlayersSetting,
   deny: [] as string[],
   forbid: ["eval", "Function", "constructor", "__proto__", "import("],
+  /** What players' live scripts see of each kind (see `KindGrant`); checked against the game's kinds. */
+  kinds: {} as Record<string, unknown>,
+  /** Extra grants per role: `{ "<role>": { "kinds": {...} } }`. */
+  roles: {} as Record<string, unknown>,
 } as const;
 
 const positive = (max: number) => z.number().int().positive().max(max);
@@ -43,11 +47,14 @@ export const ScriptConfig = z.object({
   players: PlayersSetting,
   deny: z.array(z.string()),
   forbid: z.array(z.string().min(1)),
+  // Checked in detail against the game's kinds (kinds/kind-grants.ts), where each problem is named.
+  kinds: z.record(z.string(), z.unknown()),
+  roles: z.record(z.string(), z.unknown()),
 }).partial();
 export type ScriptConfig = z.infer<typeof ScriptConfig>;
 
 /** The configuration with every field filled in. */
-export type ResolvedScriptConfig = { -readonly [K in keyof typeof DEFAULT_SCRIPT_CONFIG]: K extends "deny" | "forbid" ? string[] : K extends "players" ? PlayersSetting : number };
+export type ResolvedScriptConfig = { -readonly [K in keyof typeof DEFAULT_SCRIPT_CONFIG]: K extends "deny" | "forbid" ? string[] : K extends "players" ? PlayersSetting : K extends "kinds" | "roles" ? Record<string, unknown> : number };
 
 /**
  * Fills in defaults. A field that does not fit its rule is not fatal: the
@@ -55,7 +62,7 @@ export type ResolvedScriptConfig = { -readonly [K in keyof typeof DEFAULT_SCRIPT
  * problem" lines), as a game editor would.
  */
 export function resolveScriptConfig(input: unknown): { config: ResolvedScriptConfig; problems: string[] } {
-  const config = { ...DEFAULT_SCRIPT_CONFIG, deny: [...DEFAULT_SCRIPT_CONFIG.deny], forbid: [...DEFAULT_SCRIPT_CONFIG.forbid] } as ResolvedScriptConfig;
+  const config = { ...DEFAULT_SCRIPT_CONFIG, deny: [...DEFAULT_SCRIPT_CONFIG.deny], forbid: [...DEFAULT_SCRIPT_CONFIG.forbid], kinds: {}, roles: {} } as ResolvedScriptConfig;
   const problems: string[] = [];
   if (input === undefined) return { config, problems };
   if (typeof input !== "object" || input === null || Array.isArray(input)) {

@@ -26,6 +26,19 @@ export interface SandboxOptions {
   epochMs: number;
   modules: ModuleSource;
   onConsole?: (level: string, text: string) => void;
+  /** The game's in-script API (kinds), installed after the prelude and before the script. */
+  api?: SandboxApi;
+}
+
+/**
+ * SandboxApi is an in-script API offered by the embedding game: `source` is
+ * a global function expression called once as `source(hostCall, charge)`
+ * before the script runs; `hostCall(op, argsJson)` reaches `call`, which
+ * answers JSON text and never throws.
+ */
+export interface SandboxApi {
+  source: string;
+  call(op: string, argsJson: string): string;
 }
 
 /** A fault of one handler call. */
@@ -112,6 +125,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const apiResult = ctx.callFunction(preludeFn, ctx.undefined, args);
     for (const a of args.slice(2)) a.dispose();
     const api = keep(ctx.unwrapResult(apiResult));
+    if (options.api) {
+      const game = options.api;
+      const hostCall = keep(ctx.newFunction("hostCall", (op, json) => ctx.newString(game.call(ctx.getString(op), ctx.getString(json)))));
+      const setup = keep(ctx.unwrapResult(ctx.evalCode(game.source, "api.js", { type: "global", strict: true })));
+      ctx.unwrapResult(ctx.callFunction(setup, ctx.undefined, hostCall, charge)).dispose();
+    }
     const fn = (key: string) => keep(ctx.getProp(api, key));
     const attachFn = fn("attach");
     const onLoadFn = fn("onLoad");

@@ -10,6 +10,8 @@ import { EngineFailure, createSandbox } from "../engine/sandbox.js";
 import type { ModuleSource, Sandbox, ScriptEvent } from "../engine/sandbox.js";
 import { ErrorCode, ScriptRuntimeError } from "../errors.js";
 import type { ErrorJson } from "../errors.js";
+import { kindCommands } from "../commands/kind-commands.js";
+import type { GameKinds } from "../kinds/game-kinds.js";
 import { moderateSource } from "../policy/moderation.js";
 import type { ModerationHook, ModerationVerdict } from "../policy/moderation.js";
 import { playersRefusal } from "../policy/players-setting.js";
@@ -34,6 +36,8 @@ export interface ScriptRuntimeOptions {
   onConsole?: (script: string, level: string, text: string) => void;
   /** How many scripts (at the game's memory limit) share one engine cell. Default 32. */
   scriptsPerCell?: number;
+  /** The kinds the embedding game exposes to scripts (see `createGameKinds`); default none. */
+  kinds?: GameKinds;
 }
 
 /** One element of `scripts` in the `script.list` result. */
@@ -63,6 +67,8 @@ export type CommandOutcome = { ok: true; result: unknown } | { ok: false; error:
 /** What the runtime's commands act on (the context every command receives). */
 export interface ScriptHost {
   readonly config: ResolvedScriptConfig;
+  /** The game's kinds, when it exposes any. */
+  readonly kinds: GameKinds | undefined;
   queueLoad(request: { name: string; source: string; principal: Principal; owner: boolean; friend: boolean }): { queued: string; applies: "next fixed tick" };
   queueControl(kind: "pause" | "resume" | "unload", name: string): { queued: string };
   queueEvent(event: string, data: unknown): { queued: string };
@@ -134,6 +140,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
   const scriptsPerCell = options.scriptsPerCell ?? 32;
   const log = createScriptLog();
   for (const problem of problems) log.add(0, `manifest problem: ${problem}`);
+  for (const problem of options.kinds?.validate(config) ?? []) log.add(0, `manifest problem: ${problem}`);
 
   const entries = new Map<string, Entry>();
   let queue: Queued[] = [];
@@ -187,6 +194,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
         epochMs: epochMs + simMs,
         modules,
         onConsole: options.onConsole ? (level, text) => options.onConsole?.(name, level, text) : undefined,
+        api: options.kinds?.sandboxApi({ name, principal }, config),
       });
       sandbox.load(source, stateJson);
       return { sandbox, cell, memoryLimit };
@@ -299,6 +307,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     }
     tick = n;
     simMs += config.tick_ms;
+    options.kinds?.tick(n, simMs, config.tick_ms);
     const simNow = epochMs + simMs;
     for (const entry of [...entries.values()]) {
       if (entry.paused) {
@@ -356,6 +365,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
 
   const host: ScriptHost = {
     config,
+    kinds: options.kinds,
     queueLoad({ name, source, principal, owner, friend }) {
       assertLive();
       queue.push({ kind: "load", name, source, principal, verdict: moderate(name, source, principal, { owner, friend }) });
@@ -380,7 +390,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     }),
   };
 
-  const commands = createCommandRegistry<ScriptHost>(scriptCommands);
+  const commands = createCommandRegistry<ScriptHost>([...scriptCommands, ...kindCommands]);
   const run = async (command: string, args?: unknown) => {
     try {
       return await commands.run(command, args, host);

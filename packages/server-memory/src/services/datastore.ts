@@ -102,8 +102,8 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
       const limit = req.limit || LIST_KEYS_DEFAULT;
       // Keys with the prefix are one contiguous run of the index: start at the prefix (or after `after`), stop at the first key without it.
       const range = req.after !== "" && req.after >= req.prefix ? { gt: req.after } : req.prefix !== "" ? { gte: req.prefix } : undefined;
-      const rows = await tx.query(tables.datastoreEntries, "byKey", {
-        equals: [at.experienceId, at.store, at.scope, at.ownerId], ...(range ? { range } : {}), limit: limit + 1,
+      const rows = await tx.query(tables.datastoreEntries, "byOwner", {
+        equals: [at.scope, at.ownerId, at.experienceId, at.store], ...(range ? { range } : {}), limit: limit + 1,
       });
       const keys: string[] = [];
       for (const row of rows) {
@@ -147,7 +147,7 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
     const userId = ctx.caller.userId;
     return ctx.deps.storage.transact(async (tx) => {
       const [entries, ordered] = await Promise.all([
-        tx.query(tables.datastoreEntries, "byOwner", { equals: [userId] }),
+        tx.query(tables.datastoreEntries, "byOwner", { equals: ["user", userId] }),
         tx.query(tables.orderedEntries, "byKey", { equals: [userId] }),
       ]);
       return {

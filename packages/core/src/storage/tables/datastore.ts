@@ -38,10 +38,12 @@ export const datastoreEntries = defineTable<DatastoreEntryRow>()({
   name: "datastore_entries",
   primaryKey: (row) => row.id,
   indexes: {
-    /** One scope's keys in key order (ListKeys). */
-    byKey: { key: (row) => [row.experienceId, row.store, row.scope, row.ownerId, row.key] },
-    /** One player's `user`-scope entries in every experience (ExportMyData). */
-    byOwner: { key: (row) => (row.scope === "user" ? [row.ownerId, row.experienceId, row.store, row.key] : null) },
+    /**
+     * One scope's keys in key order (ListKeys: `equals: [scope, ownerId, experienceId, store]`), and
+     * one player's `user`-scope entries in every experience (ExportMyData: `equals: ["user", userId]`).
+     * One index serves both, so a write updates one tree, not two.
+     */
+    byOwner: { key: (row) => [row.scope, row.ownerId, row.experienceId, row.store, row.key] },
   },
 });
 

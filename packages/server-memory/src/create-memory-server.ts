@@ -1,4 +1,4 @@
-import { DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, type DatastoreLimits, type Storage, type TokenLifetimes } from "@playfield/core";
+import { createDenyListFilter, DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, type ChatFilter, type DatastoreLimits, type Storage, type TokenLifetimes } from "@playfield/core";
 import { createTokenSigner } from "./crypto/create-token-signer.js";
 import { hashToken } from "./crypto/random-token.js";
 import type { SigningKey } from "./crypto/signing-key.js";
@@ -8,6 +8,7 @@ import { createRpcHandler, type RpcHandler } from "./rpc-handler.js";
 import { createRandomIds } from "./ids.js";
 import { createMemoryBlobStore, type BlobStore } from "./services/content-store.js";
 import { withProviders, type PaymentProvider } from "./services/payments/index.js";
+import { resolveSessionSettings, type SessionSettings } from "./services/session-settings.js";
 import { createLocalRealtimeHub, type RealtimeHub } from "./realtime/realtime-hub.js";
 import { createMovableClock, type MovableClock } from "./movable-clock.js";
 import { createRouter } from "./router.js";
@@ -37,6 +38,10 @@ export interface ServerOptions {
   blobs?: BlobStore;
   /** Payment providers; each replaces the default of its id (only `sandbox` is configured by default). */
   payments?: readonly PaymentProvider[];
+  /** Edge/dedicated allocator (default: an address template), peer signalling URL (default: `ws://<Host>/realtime`), silence limit (default 60 s). */
+  sessions?: Partial<SessionSettings>;
+  /** Chat text filter. Default: a small deny-list masked for under-13 senders and readers (docs/chat.md). */
+  chatFilter?: ChatFilter;
   environment?: ServerConfig["environment"];
   lifetimes?: Partial<TokenLifetimes>;
   webOrigins?: string[];
@@ -106,6 +111,8 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
     realtime: options.realtime ?? createLocalRealtimeHub(),
     blobs: options.blobs ?? createMemoryBlobStore(),
     payments: withProviders(options.payments),
+    sessions: resolveSessionSettings(options.sessions),
+    chatFilter: options.chatFilter ?? createDenyListFilter(),
     config,
     hashSecret: hashToken,
   };

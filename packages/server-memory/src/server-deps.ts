@@ -1,10 +1,11 @@
-import type { Clock, DatastoreLimits, Storage, TokenLifetimes, ThrottleRule } from "@playfield/core";
+import type { ChatFilter, Clock, DatastoreLimits, Storage, TokenLifetimes, ThrottleRule } from "@playfield/core";
 
 import type { PasswordHasher } from "./crypto/password-hasher.js";
 import type { TokenSigner } from "./crypto/token-signer.js";
 import type { RealtimeHub } from "./realtime/realtime-hub.js";
 import type { BlobStore } from "./services/content-store.js";
 import type { PaymentProvider } from "./services/payments/payment-provider.js";
+import type { SessionSettings } from "./services/session-settings.js";
 
 export type { PasswordHasher, TokenSigner };
 
@@ -46,6 +47,10 @@ export interface ServerDeps {
   blobs: BlobStore;
   /** Payment methods, configured or not, in the order ListCreditPacks lists them. */
   payments: readonly PaymentProvider[];
+  /** Game-server allocator, signalling address, silence limit. */
+  sessions: SessionSettings;
+  /** Rewrites chat texts for their readers (masks words for under-13 senders and readers). */
+  chatFilter: ChatFilter;
   config: ServerConfig;
   /** Hashes an opaque token for storage (SHA-256, hex). */
   hashSecret(secret: string): string;

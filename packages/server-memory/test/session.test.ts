@@ -1,8 +1,8 @@
+import type { SessionAllocator } from "../src/services/session-settings.js";
 import { describe, expect, it } from "vitest";
 import { Code, DatastoreService, tables } from "@playfield/core";
 import { authorize } from "../src/authorize.js";
 import type { RealtimeEvent } from "../src/realtime/realtime-hub.js";
-import { configureSessions } from "../src/services/session-settings.js";
 import type { MemoryServer } from "../src/create-memory-server.js";
 import { expectError, testServer, TRANSPORTS } from "./fixtures.js";
 import { addExperience, befriend, block, player, publishVersion, setWhoCanJoin } from "./session-world.js";
@@ -129,11 +129,8 @@ describe.each(TRANSPORTS)("SessionService (%s)", (kind) => {
         const { experience } = await addExperience(t.server, { visibility, creatorId: creator.userId });
         await expectError(other.client.session.join({ experienceId: experience.id }), Code.NotFound, /^experienceId: no such experience/);
         expect((await creator.client.session.join({ experienceId: experience.id })).sessionId).toMatch(/^gs_/);
-        const testers = (tables as unknown as Record<string, unknown>)["experienceTesters"];
-        if (testers) {
-          await t.server.deps.storage.transact((tx) => tx.put(testers as typeof tables.experiences, { id: `${experience.id}:${other.userId}`, experienceId: experience.id, userId: other.userId, addedAt: 0 } as never));
-          expect((await other.client.session.join({ experienceId: experience.id })).sessionId).toMatch(/^gs_/);
-        }
+        await creator.client.catalog.addTester({ experienceId: experience.id, userId: other.userId });
+        expect((await other.client.session.join({ experienceId: experience.id })).sessionId).toMatch(/^gs_/);
       }
       await expectError(other.client.session.join({ experienceId: "exp_missing" }), Code.NotFound, /^experienceId: /);
     });
@@ -166,7 +163,9 @@ describe.each(TRANSPORTS)("SessionService (%s)", (kind) => {
       expect(joined.connectUrl).toBe(`wss://edge.playfield.test/sessions/${joined.sessionId}`);
       expect(joined.hostUserId).toBe("");
       const released: string[] = [];
-      configureSessions(t.server.deps, { allocator: { allocate: async (r) => `wss://fleet.test/${r.hostingTier}/${r.experienceId}`, release: (id) => released.push(id) } });
+      // A deployment's fleet manager takes over from the default template (deps.sessions is the server's live setting).
+      const allocator: SessionAllocator = { allocate: async (r) => `wss://fleet.test/${r.hostingTier}/${r.experienceId}`, release: (id) => released.push(id) };
+      t.server.deps.sessions.allocator = allocator;
       const { experience: dedicated } = await addExperience(t.server, { hostingTier: "dedicated" });
       const d = await ada.client.session.join({ experienceId: dedicated.id });
       expect(d.connectUrl).toBe(`wss://fleet.test/dedicated/${dedicated.id}`);

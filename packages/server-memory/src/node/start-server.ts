@@ -2,7 +2,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMemoryServer, type MemoryServer, type ServerOptions } from "../create-memory-server.js";
 import { sweepSessions } from "../services/session-roster.js";
-import { configureSessions, type SessionAllocator } from "../services/session-settings.js";
 import { nodeHttpAdapter } from "./node-http-adapter.js";
 import { websocketAdapter, type WebSocketAdapter, type WebSocketAdapterOptions } from "./websocket-adapter.js";
 
@@ -13,8 +12,6 @@ export interface StartServerOptions extends ServerOptions {
   host?: string;
   /** The realtime WebSocket at `GET /realtime` (ping interval, backpressure limits). */
   websocket?: WebSocketAdapterOptions;
-  /** Finds servers for edge and dedicated sessions. Default: the address template `wss://{tier}.playfield.test/sessions/{sessionId}`. */
-  allocator?: SessionAllocator;
   /** How often silent session members are swept out. Default 15 000 ms; 0 turns the sweep off (the session methods still drop them as they go). */
   sessionSweepMs?: number;
 }
@@ -38,7 +35,7 @@ export interface StartedServer extends MemoryServer {
  * await server.close();
  */
 export async function startServer(options: StartServerOptions = {}): Promise<StartedServer> {
-  const { port = 8080, host = "127.0.0.1", websocket, allocator, sessionSweepMs = 15_000, ...serverOptions } = options;
+  const { port = 8080, host = "127.0.0.1", websocket, sessionSweepMs = 15_000, ...serverOptions } = options;
   const memory = createMemoryServer(serverOptions);
   const http = createServer(nodeHttpAdapter(memory));
   const realtime = websocketAdapter(http, memory.deps, websocket);
@@ -49,7 +46,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Sta
   });
   const address = http.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  configureSessions(memory.deps, { signallingUrl: `ws://${shownHost}:${address.port}/realtime`, ...(allocator ? { allocator } : {}) });
   // Silent members are dropped on a timer too, so rosters shrink while nobody calls.
   const sweeper = sessionSweepMs > 0
     ? setInterval(() => { sweepSessions(memory.deps).catch((error: unknown) => console.error("playfield: session sweep failed", error)); }, sessionSweepMs)

@@ -1,7 +1,6 @@
 import { fail, sessionAuthority, tables, writeRefusal, type DatastoreTarget, type Tx } from "@playfield/core";
 import type { GameCaller } from "../caller.js";
 import type { ServerDeps } from "../server-deps.js";
-import { sessionSettingsOf } from "./session-settings.js";
 
 /*
  * Write permission in the datastore (spec rule 11), read from the caller's
@@ -35,7 +34,7 @@ export async function requireWrite(tx: Tx, caller: GameCaller, target: Datastore
 export async function requireLiveMember(tx: Tx, deps: ServerDeps, caller: GameCaller): Promise<void> {
   const member = await tx.get(tables.sessionMembers, `${caller.sessionId}:${caller.userId}`);
   if (!member) throw fail.denied("the player is no longer in this game session");
-  if (member.lastHeartbeatAt >= deps.clock.now() - sessionSettingsOf(deps).silenceMs) return;
+  if (member.lastHeartbeatAt >= deps.clock.now() - deps.sessions.silenceMs) return;
   if (await tx.get(tables.gameSessions, caller.sessionId)) {
     throw fail.denied("the player is no longer in this game session: no heartbeat for too long");
   }

@@ -1,6 +1,7 @@
 import {
-  joinRefusal, tables, type ExperienceRow, type JoinMode, type MemberStance, type SessionMemberRow, type TableDef, type Tx,
+  joinRefusal, tables, type ExperienceRow, type JoinMode, type MemberStance, type SessionMemberRow, type Tx,
 } from "@playfield/core";
+import { canSeeExperience } from "./catalog-access.js";
 import { areFriends, blockedEitherWay } from "./social-graph.js";
 import { usersOf } from "./session-roster.js";
 
@@ -11,18 +12,10 @@ import { usersOf } from "./session-roster.js";
  * `whoCanJoin` settings and blocks decide.
  */
 
-interface TesterRow { id: string }
-
-/** CatalogService's testers table, when the catalog declares it. */
-const testers = (tables as unknown as Record<string, TableDef<TesterRow> | undefined>)["experienceTesters"];
-
-/** The experience if the caller (null: anonymous) may see and join it. */
+/** The experience if the caller (null: anonymous) may see and join it, by the catalog's rule. */
 export async function visibleExperience(tx: Tx, experienceId: string, userId: string | null): Promise<ExperienceRow | undefined> {
   const experience = await tx.get(tables.experiences, experienceId);
-  if (!experience) return undefined;
-  if (experience.visibility === "public" || experience.creatorId === userId) return experience;
-  if (userId === null || !testers) return undefined;
-  return (await tx.get(testers, `${experienceId}:${userId}`)) ? experience : undefined;
+  return experience && (await canSeeExperience(tx, experience, userId)) ? experience : undefined;
 }
 
 /** Why the user may not join these members, or null when they may. */

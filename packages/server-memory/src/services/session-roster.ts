@@ -2,7 +2,6 @@ import { byJoinOrder, hostAfterChange, tables, type GameSessionRow, type Session
 import type { RealtimeEvent } from "../realtime/realtime-hub.js";
 import type { ServerDeps } from "../server-deps.js";
 import { iso, userSummary } from "./accounts.js";
-import { sessionSettingsOf } from "./session-settings.js";
 
 /*
  * Rosters of game sessions inside a transaction: members in join order,
@@ -85,7 +84,7 @@ const SWEEP_BATCH = 500;
  * changed. Rows with no session (seeded game tokens) are left alone.
  */
 export async function expireSilent(tx: Tx, deps: ServerDeps, now: number): Promise<{ events: Outgoing[]; closed: string[] }> {
-  const cutoff = now - sessionSettingsOf(deps).silenceMs;
+  const cutoff = now - deps.sessions.silenceMs;
   const silent = await tx.query(tables.sessionMembers, "byHeartbeat", { range: { lt: cutoff }, limit: SWEEP_BATCH });
   const changed = new Map<string, GameSessionRow>();
   for (const member of silent) {
@@ -105,7 +104,7 @@ export async function expireSilent(tx: Tx, deps: ServerDeps, now: number): Promi
 /** Publishes roster events and releases closed sessions' servers, after the commit. */
 export function deliver(deps: ServerDeps, outgoing: { events: Outgoing[]; closed: string[] }): void {
   for (const { to, event } of outgoing.events) deps.realtime.publishMany(to, event);
-  const { allocator } = sessionSettingsOf(deps);
+  const { allocator } = deps.sessions;
   if (allocator.release) for (const id of outgoing.closed) allocator.release(id);
 }
 

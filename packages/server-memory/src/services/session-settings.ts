@@ -4,8 +4,8 @@ import type { ServerDeps } from "../server-deps.js";
 /*
  * The parts of SessionService a deployment replaces: the allocator of edge
  * and dedicated game servers, the signalling address peer sessions connect
- * to, and the silence after which a member is dropped. Kept per server
- * (keyed by its deps) until ServerOptions carries them.
+ * to, and the silence after which a member is dropped. Set with
+ * `createMemoryServer({ sessions })`; services read `deps.sessions`.
  */
 
 /** What an allocator is asked for: a game server for a new session. */
@@ -55,16 +55,7 @@ export interface SessionSettings {
   silenceMs: number;
 }
 
-const settingsByServer = new WeakMap<ServerDeps, SessionSettings>();
-
-/** Sets a server's session settings (the rest keep their defaults). */
-export function configureSessions(deps: ServerDeps, settings: Partial<SessionSettings>): void {
-  settingsByServer.set(deps, { ...sessionSettingsOf(deps), ...settings });
-}
-
-/** A server's session settings. */
-export function sessionSettingsOf(deps: ServerDeps): SessionSettings {
-  let settings = settingsByServer.get(deps);
-  if (!settings) settingsByServer.set(deps, (settings = { allocator: createTemplateAllocator(), signallingUrl: null, silenceMs: 60_000 }));
-  return settings;
+/** The settings of a server: the defaults, with the given ones over them. */
+export function resolveSessionSettings(given: Partial<SessionSettings> = {}): SessionSettings {
+  return { allocator: createTemplateAllocator(), signallingUrl: null, silenceMs: 60_000, ...given };
 }

@@ -5,7 +5,6 @@ import { iso, userSummary } from "./accounts.js";
 import { visibleExperience } from "./session-access.js";
 import { joinInTx, type Allocation, type JoinOutcome } from "./session-join.js";
 import { deliver, expireSilent, membersOf, removeMember, rosterEvent, usersOf, type Outgoing } from "./session-roster.js";
-import { sessionSettingsOf } from "./session-settings.js";
 import { areFriends, friendIds } from "./social-graph.js";
 
 /** The most sessions ListSessions answers. */
@@ -18,7 +17,7 @@ function userCaller(ctx: HandlerContext): UserCaller {
 
 /** The realtime address peer sessions signal through. */
 function signallingUrl(ctx: HandlerContext): string {
-  const configured = sessionSettingsOf(ctx.deps).signallingUrl;
+  const configured = ctx.deps.sessions.signallingUrl;
   if (configured) return configured;
   const host = ctx.header("host");
   if (!host) return "/realtime";
@@ -37,7 +36,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
     if (outcome.kind === "allocate") {
       deliver(deps, { events: outcome.outgoing, closed: outcome.closed });
       const sessionId = deps.ids.id("gs");
-      const { allocator } = sessionSettingsOf(deps);
+      const { allocator } = deps.sessions;
       allocation = {
         sessionId,
         connectUrl: await allocator.allocate({ sessionId, experienceId: outcome.experience.id, placeVersionId: outcome.version.id, hostingTier: outcome.tier }),
@@ -49,7 +48,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
       });
     }
     if (outcome.kind !== "joined") throw fail.precondition("sessionId: no game server could be found; try again");
-    if (allocation && !outcome.usedAllocation) sessionSettingsOf(deps).allocator.release?.(allocation.sessionId);
+    if (allocation && !outcome.usedAllocation) deps.sessions.allocator.release?.(allocation.sessionId);
     deliver(deps, { events: outcome.outgoing, closed: outcome.closed });
 
     const { session, version } = outcome;

@@ -6,9 +6,9 @@
  * they charge fuel, and returns the functions the host drives the script
  * with. Nothing of it stays reachable from the script's global scope.
  *
- * Called as `prelude(charge, log, seedA, seedB, seedC, seedD, epochMs)`.
+ * Called as `prelude(charge, log, seedA, seedB, seedC, seedD, epochMs, maxStateBytes)`.
  */
-export const PRELUDE_SOURCE = String.raw`(function (hostCharge, hostLog, seedA, seedB, seedC, seedD, epochMs) {
+export const PRELUDE_SOURCE = String.raw`(function (hostCharge, hostLog, seedA, seedB, seedC, seedD, epochMs, maxStateBytes) {
 "use strict";
 const G = globalThis;
 const O = Object;
@@ -222,42 +222,55 @@ hide(G, "console", { log: logLine("log"), info: logLine("info"), warn: logLine("
 // --- state ------------------------------------------------------------------
 const MAX_DEPTH = 64;
 class StateError extends ErrorCtor {}
-const notJson = (path, what) => new StateError("this.state is not JSON data: " + path + " is " + what);
-const canon = (v, path, depth, seen) => {
+// The objects and keys on the path being written, by depth: cycles are
+// found among the ancestors, and a fault's path is spelled out only when
+// there is a fault.
+const ancestors = [];
+const trail = [];
+const pathTo = (depth) => {
+  let path = "this.state";
+  for (let i = 0; i < depth; i++) path += typeof trail[i] === "number" ? "[" + trail[i] + "]" : "." + trail[i];
+  return path;
+};
+const notJson = (depth, what) => new StateError("this.state is not JSON data: " + pathTo(depth) + " is " + what);
+const canon = (v, depth) => {
   if (v === null) return "null";
   switch (typeof v) {
     case "string": return stringify(v);
     case "boolean": return v ? "true" : "false";
     case "number":
-      if (!isFiniteNumber(v)) throw notJson(path, StringCtor(v));
-      return stringify(v);
+      if (!isFiniteNumber(v)) throw notJson(depth, StringCtor(v));
+      return "" + v; // the same text JSON.stringify gives a finite number
     case "object": {
-      if (depth >= MAX_DEPTH) throw notJson(path, "nested deeper than " + MAX_DEPTH + " levels");
-      if (seen.indexOf(v) !== -1) throw notJson(path, "a cycle");
-      apply(pushArray, seen, [v]);
+      if (depth >= MAX_DEPTH) throw notJson(depth, "nested deeper than " + MAX_DEPTH + " levels");
+      for (let i = 0; i < depth; i++) if (ancestors[i] === v) throw notJson(depth, "a cycle");
+      ancestors[depth] = v;
+      const parts = [];
       let out;
       if (isArray(v)) {
-        const parts = [];
-        for (let i = 0; i < v.length; i++) {
-          if (!(i in v)) throw notJson(path + "[" + i + "]", "a hole");
-          apply(pushArray, parts, [canon(v[i], path + "[" + i + "]", depth + 1, seen)]);
+        const n = v.length;
+        for (let i = 0; i < n; i++) {
+          trail[depth] = i;
+          if (!(i in v)) throw notJson(depth + 1, "a hole");
+          parts[i] = canon(v[i], depth + 1);
         }
         out = "[" + apply(joinArray, parts, [","]) + "]";
       } else {
         const proto = getPrototypeOf(v);
-        if (proto !== ObjectProto && proto !== null) throw notJson(path, "an object that is not plain data" + (typeof v.constructor === "function" && v.constructor.name ? " (" + v.constructor.name + ")" : ""));
-        const keys = apply(sortArray, objectKeys(v), []);
-        const parts = [];
+        if (proto !== ObjectProto && proto !== null) throw notJson(depth, "an object that is not plain data" + (typeof v.constructor === "function" && v.constructor.name ? " (" + v.constructor.name + ")" : ""));
+        const keys = objectKeys(v);
+        if (keys.length > 1) apply(sortArray, keys, []);
         for (let i = 0; i < keys.length; i++) {
           const k = keys[i];
-          apply(pushArray, parts, [stringify(k) + ":" + canon(v[k], path + "." + k, depth + 1, seen)]);
+          trail[depth] = k;
+          parts[i] = stringify(k) + ":" + canon(v[k], depth + 1);
         }
         out = "{" + apply(joinArray, parts, [","]) + "}";
       }
-      seen.length -= 1;
+      ancestors[depth] = null;
       return out;
     }
-    default: throw notJson(path, typeof v === "undefined" ? "undefined" : "a " + typeof v);
+    default: throw notJson(depth, typeof v === "undefined" ? "undefined" : "a " + typeof v);
   }
 };
 
@@ -281,6 +294,11 @@ const callHandler = (name, fn, args) => {
   current = name;
   watch(apply(fn, instance, args), name);
 };
+// The canonical JSON of the last state the host committed: a save that finds
+// the same text answers "=" instead of sending it again.
+let committed = "{}";
+let ticking = false;
+/** Checks and commits this.state: its canonical JSON, or "=" when unchanged. */
 const save = () => {
   if (asyncFaults.length > 0) {
     const [name, e] = asyncFaults[0];
@@ -288,7 +306,11 @@ const save = () => {
     current = name + " (after await)";
     throw e;
   }
-  return canon(instance.state, "this.state", 0, []);
+  const json = canon(instance.state, 0);
+  if (json === committed) return "=";
+  if (json.length > maxStateBytes) throw new StateError("this.state is larger than max_state_bytes (" + maxStateBytes + ")");
+  committed = json;
+  return json;
 };
 
 return {
@@ -311,7 +333,20 @@ return {
     if (typeof def.onLoad === "function") callHandler("onLoad", def.onLoad, [{ reloaded }]);
     return save();
   },
-  hasTick() { return typeof def.onTick === "function"; },
+  /** Whether the script has onTick (asked once, after onLoad). */
+  hasTick() { ticking = typeof def.onTick === "function"; return ticking; },
+  /**
+   * A tick without events in one call: "!" (nothing ran) when a timer is
+   * due, so the host takes the long way; "-" when there is no onTick;
+   * otherwise onTick runs and the state is saved.
+   */
+  quickTick(simNow, dt) {
+    if (timers.length > 0 && timers[0].due <= simNow) return "!";
+    now = simNow;
+    if (!ticking) return "-";
+    callHandler("onTick", def.onTick, [dt]);
+    return save();
+  },
   tick(simNow, dt) {
     now = simNow;
     callHandler("onTick", def.onTick, [dt]);
@@ -342,7 +377,7 @@ return {
     return save();
   },
   save,
-  restore(stateJson) { asyncFaults.length = 0; instance.state = parse(stateJson); },
+  restore(stateJson) { asyncFaults.length = 0; ancestors.length = 0; instance.state = parse(stateJson); committed = stateJson; },
   current() { return current; },
   describe,
 };

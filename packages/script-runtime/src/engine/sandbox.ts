@@ -1,6 +1,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten";
 import type { EngineCell } from "./engine-cell.js";
 import { contextPointer } from "./counter-probe.js";
+import { createDirectCalls } from "./direct-calls.js";
 import { createFuelMeter } from "./fuel-meter.js";
 import type { FuelMeter } from "./fuel-meter.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
@@ -85,6 +86,14 @@ export interface Sandbox {
 
 const HOUSEKEEPING_FUEL = 50_000_000;
 
+// Answers of the prelude's save and quickTick that are not a state.
+/** The state's canonical JSON is what the host last committed. */
+const UNCHANGED = "=";
+/** quickTick ran nothing: a timer is due, so the tick takes the long way. */
+const TIMERS_DUE = "!";
+/** quickTick ran nothing: the script has no onTick. */
+const NOTHING_RAN = "-";
+
 /** Creates a sandbox with the prelude installed (no script loaded yet). */
 export function createSandbox(options: SandboxOptions): Sandbox {
   const { cell, name } = options;
@@ -121,7 +130,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
     meter.begin(HOUSEKEEPING_FUEL);
     const preludeFn = keep(ctx.unwrapResult(ctx.evalCode(PRELUDE_SOURCE, "prelude.js", { type: "global", strict: true })));
-    const args = [charge, log, ...options.seed.map((w) => ctx.newNumber(w | 0)), ctx.newNumber(options.epochMs)];
+    const args = [charge, log, ...options.seed.map((w) => ctx.newNumber(w | 0)), ctx.newNumber(options.epochMs), ctx.newNumber(options.maxStateBytes)];
     const apiResult = ctx.callFunction(preludeFn, ctx.undefined, args);
     for (const a of args.slice(2)) a.dispose();
     const api = keep(ctx.unwrapResult(apiResult));
@@ -136,6 +145,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const onLoadFn = fn("onLoad");
     const hasTickFn = fn("hasTick");
     const tickFn = fn("tick");
+    const quickTickFn = fn("quickTick");
     const fireNextFn = fn("fireNext");
     const nextDueFn = fn("nextDue");
     const setNowFn = fn("setNow");
@@ -159,6 +169,20 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (result.error) throw new CallFailed(result.error);
       const kind = ctx.typeof(result.value);
       const text = kind === "string" ? ctx.getString(result.value) : kind === "number" ? String(ctx.getNumber(result.value)) : String(ctx.dump(result.value));
+      result.value.dispose();
+      return text;
+    };
+    const direct = createDirectCalls(ctx, cell.heap32);
+    /** Calls an API function that answers a string; with numbers only, directly (the per-tick calls). */
+    const callText = (f: QuickJSHandle, ...values: (number | string)[]): string => {
+      if (values.every((v) => typeof v === "number")) {
+        const answer = direct.call(f, ...(values as number[]));
+        if (answer.error) throw new CallFailed(answer.error);
+        return answer.text;
+      }
+      const result = call(f, ...values);
+      if (result.error) throw new CallFailed(result.error);
+      const text = ctx.getString(result.value);
       result.value.dispose();
       return text;
     };
@@ -222,12 +246,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const attempt = (faults: HandlerFault[], budget: number, body: () => string): boolean => {
       try {
         let state = body();
+        if (state === NOTHING_RAN || state === TIMERS_DUE) return true;
         if (runtime.hasPendingJob()) {
           drain();
-          state = callString(saveFn);
+          state = callText(saveFn);
         }
-        if (state.length > options.maxStateBytes) throw new ScriptFailure(`this.state is larger than max_state_bytes (${options.maxStateBytes})`);
-        if (state !== "") committed = state;
+        if (state !== "" && state !== UNCHANGED) committed = state;
         return true;
       } catch (error) {
         if (!isScriptFailure(error)) throw new EngineFailure(error);
@@ -273,13 +297,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           if (stateJson !== undefined) stateArg.dispose();
           if (attached.error) throw new CallFailed(attached.error);
           attached.value.dispose();
-          let state = callString(onLoadFn, stateJson === undefined ? 0 : 1);
+          let state = callText(onLoadFn, stateJson === undefined ? 0 : 1);
           if (runtime.hasPendingJob()) {
             drain();
-            state = callString(saveFn);
+            state = callText(saveFn);
           }
-          if (state.length > options.maxStateBytes) throw new ScriptFailure(`this.state is larger than max_state_bytes (${options.maxStateBytes})`);
-          committed = state;
+          if (state !== UNCHANGED) committed = state;
           const used = meter.used();
           hasTick = housekeeping(() => callString(hasTickFn)) === "true";
           return used;
@@ -295,22 +318,32 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         const faults: HandlerFault[] = [];
         spentBefore = 0;
         meter.begin(budget);
-        let next = Number(callString(nextDueFn));
         let going = true;
+        if (events.length === 0) {
+          // The usual tick: one call runs onTick and saves, unless a timer is due.
+          let due = false;
+          going = attempt(faults, budget, () => {
+            const answer = callText(quickTickFn, simNow, dt);
+            due = answer === TIMERS_DUE;
+            return answer;
+          });
+          if (!due) return { fuelUsed: Math.min(budget, spentBefore + (going ? meter.used() : 0)), faults };
+        }
+        let next = Number(callString(nextDueFn));
         while (going && next !== -1 && next <= simNow) {
           going = attempt(faults, budget, () => {
             callString(fireNextFn, simNow);
-            return callString(saveFn);
+            return callText(saveFn);
           });
           // Awaits resumed by the timer may have set new timers: look again.
           if (going) next = Number(callString(nextDueFn));
         }
         for (const event of events) {
           if (!going) break;
-          going = attempt(faults, budget, () => callString(eventFn, simNow, event.name, event.dataJson));
+          going = attempt(faults, budget, () => callText(eventFn, simNow, event.name, event.dataJson));
         }
         if (going) {
-          if (hasTick) going = attempt(faults, budget, () => callString(tickFn, simNow, dt));
+          if (hasTick) going = attempt(faults, budget, () => callText(tickFn, simNow, dt));
           else callString(setNowFn, simNow);
         }
         const fuelUsed = Math.min(budget, spentBefore + (going ? meter.used() : 0));
@@ -321,6 +354,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       },
       broken: () => isBroken,
       dispose() {
+        direct.dispose();
         for (const h of handles.splice(0)) if (h.alive) h.dispose();
         context?.dispose();
         runtime.dispose();

@@ -9,6 +9,24 @@ export type { ModerationHook, ModerationVerdict } from "./policy/moderation.js";
 export type { Principal } from "./policy/principal.js";
 export type { ModuleSource } from "./engine/sandbox.js";
 export { stateHash, nextChain, GENESIS_CHAIN } from "./state/state-hash.js";
+export { createGameKinds } from "./kinds/create-game-kinds.js";
+export type { GameKindsOptions, GameKindsWithWorld } from "./kinds/create-game-kinds.js";
+export type { GameKinds } from "./kinds/game-kinds.js";
+export { KindsDeclaration, BaseType } from "./kinds/kind-declaration.js";
+export type { KindsDeclarationInput, KindDeclaration, FieldDeclaration, MethodDeclaration, ValueTypeDeclaration } from "./kinds/kind-declaration.js";
+export { KindGrant } from "./kinds/kind-grants.js";
+export type { KindWorld, WorldObject } from "./kinds/kind-world.js";
+export type { MethodImplementation, MethodImplementations } from "./kinds/script-api-host.js";
+export { REFERENCE_KINDS, createReferenceWorld, stepReferenceWorld } from "./kinds/reference-world.js";
+export type { ReferenceWorld, ReferenceWorldOptions } from "./kinds/reference-world.js";
+export type { ScriptApi, ApiKind, ApiField, ApiMethod, ApiValueType } from "./types-gen/api-entries.js";
+export { createScriptEditor } from "./editor/create-script-editor.js";
+export type { ScriptEditor, ScriptEditorOptions, PanelState } from "./editor/create-script-editor.js";
+export { CONFIG_FILE, DECLARATION_FILES } from "./editor/project-folder.js";
+export type { CheckResult } from "./editor/check-project.js";
+export type { ScriptFileEntry } from "./commands/editor-commands.js";
+export { createScriptServer } from "./cli/serve.js";
+export type { ScriptServer, ScriptServerOptions } from "./cli/serve.js";
 
 // Symbols above should be relevant to end users. Symbols below should only
 // be relevant for packages that add commands (kinds, script.types, editor.scripts.*).

@@ -73,6 +73,8 @@ export interface ScriptHost {
   queueControl(kind: "pause" | "resume" | "unload", name: string): { queued: string };
   queueEvent(event: string, data: unknown): { queued: string };
   list(): Promise<ScriptList>;
+  /** Adds a line to the `script.list` log at the current tick (for editor commands: manifest problems, did-not-load lines). */
+  log(text: string): void;
   step(ticks: number): Promise<{ tick: number; sim_ms: number; chain: string }>;
 }
 
@@ -383,6 +385,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
       return { queued: event };
     },
     list: () => serially(async () => listNow()),
+    log: (text) => log.add(tick, text),
     step: (ticks) => serially(async () => {
       assertLive();
       for (let i = 0; i < ticks; i++) await tickOnce();

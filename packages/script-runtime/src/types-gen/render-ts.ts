@@ -60,6 +60,9 @@ export function renderTs(api: ScriptApi, who: string): string {
     "declare const game: Game;",
     "/** Resolves after `ms` simulated milliseconds. */",
     "declare function wait(ms: number): Promise<void>;",
+    "/** Scripts' console: lines go to the host. */",
+    "interface Console { log(...data: any[]): void; info(...data: any[]): void; warn(...data: any[]): void; error(...data: any[]): void; debug(...data: any[]): void }",
+    "declare var console: Console;",
     "",
   );
   return out.join("\n");

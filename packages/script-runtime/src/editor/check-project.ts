@@ -1,0 +1,67 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { resolveScriptConfig } from "../config/script-config.js";
+import type { GameKinds } from "../kinds/game-kinds.js";
+import { validateGrants, creatorView } from "../kinds/kind-grants.js";
+import { renderTypes } from "../types-gen/render-types.js";
+import { createCompileCheck } from "./compile-check.js";
+import { CONFIG_FILE, DECLARATION_FILES } from "./project-folder.js";
+import type { ProjectFolder } from "./project-folder.js";
+import { TEST_MODULE, TEST_MODULE_SOURCE, runScriptTests } from "./script-tests.js";
+
+/** Why `.py` files do not load or compile yet. */
+export const NO_PYTHON = "Python scripts need a Python engine, which this runtime does not have yet";
+
+/** The result of `editor.scripts.check`. */
+export interface CheckResult {
+  ok: boolean;
+  report: string[];
+}
+
+/**
+ * Checks a project: compiles every JavaScript script and module (and their
+ * imports), validates the script configuration against the kinds, writes
+ * the `ts` and `py` declaration files into the scripts folder, and runs the
+ * game's own script tests (`*.test.js`). One report line per file, check
+ * and test; `ok` is false when any failed.
+ */
+export async function checkProject(folder: ProjectFolder, kinds: () => GameKinds | undefined): Promise<CheckResult> {
+  const report: string[] = [];
+  let ok = true;
+  const compile = await createCompileCheck();
+  const files = folder.files();
+  const read = (path: string) => (path === TEST_MODULE ? TEST_MODULE_SOURCE : folder.read(path));
+  for (const file of files) {
+    if (file.language === "py") {
+      report.push(`compile ${file.path}: not compiled: ${NO_PYTHON}`);
+      continue;
+    }
+    const error = compile(file.modulePath, folder.read(file.modulePath) ?? "", read);
+    if (error) ok = false;
+    report.push(`compile ${file.path}: ${error ? `failed: ${error}` : "ok"}`);
+  }
+
+  const { config: raw, problems: fileProblems } = folder.config();
+  const { config, problems } = resolveScriptConfig(raw);
+  const game = kinds();
+  const declarations = game?.declarations ?? { types: [], kinds: [] };
+  const all = [...fileProblems, ...problems, ...validateGrants(declarations, config)];
+  if (all.length > 0) ok = false;
+  if (all.length === 0) report.push(`config scripts/${CONFIG_FILE}: ok${raw === undefined && fileProblems.length === 0 ? " (no file: defaults)" : ""}`);
+  for (const problem of all) report.push(`config scripts/${CONFIG_FILE}: ${problem}`);
+
+  mkdirSync(folder.scriptsDir, { recursive: true });
+  const view = creatorView(declarations);
+  for (const format of ["ts", "py"] as const) {
+    const rendered = renderTypes(view, format) as { text: string };
+    writeFileSync(join(folder.scriptsDir, DECLARATION_FILES[format]), rendered.text);
+    report.push(`types scripts/${DECLARATION_FILES[format]}: written`);
+  }
+
+  for (const file of files.filter((f) => f.language === "js" && f.name.endsWith(".test"))) {
+    const result = await runScriptTests({ path: file.path, modulePath: file.modulePath, modules: (p) => folder.read(p), kinds: kinds(), config });
+    if (!result.ok) ok = false;
+    report.push(...result.lines);
+  }
+  return { ok, report };
+}

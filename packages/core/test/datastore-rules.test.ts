@@ -17,6 +17,14 @@ describe("mergeTopLevel", () => {
     expect(mergeTopLevel(undefined, { a: 1, b: null })).toEqual({ a: 1 });
   });
 
+  it("should treat a field named __proto__ as a plain field", () => {
+    const patch = JSON.parse("{\"__proto__\":{\"admin\":true},\"a\":1}") as Record<string, unknown>;
+    const merged = mergeTopLevel({ b: 2 }, patch);
+    expect(JSON.parse(JSON.stringify(merged))).toEqual(JSON.parse("{\"b\":2,\"__proto__\":{\"admin\":true},\"a\":1}"));
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+    expect(JSON.stringify(mergeTopLevel(merged, JSON.parse("{\"__proto__\":null}") as Record<string, unknown>))).toBe("{\"b\":2,\"a\":1}");
+  });
+
   it("should give every patched field the patch's value and keep every other stored field", () => {
     fc.assert(fc.property(jsonObject, jsonObject, (stored, patch) => {
       const merged = mergeTopLevel(stored, patch);

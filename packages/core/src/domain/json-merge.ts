@@ -19,10 +19,11 @@ export function isJsonObject(value: unknown): value is JsonObject {
  * in their order, then the new ones in the patch's order.
  */
 export function mergeTopLevel(stored: JsonObject | undefined, patch: JsonObject): JsonObject {
-  const merged: JsonObject = { ...stored };
+  // A Map, then fromEntries: a field named "__proto__" stays a plain field (assigning it would set the prototype).
+  const merged = new Map(Object.entries(stored ?? {}));
   for (const [field, value] of Object.entries(patch)) {
-    if (value === null) delete merged[field];
-    else merged[field] = value;
+    if (value === null) merged.delete(field);
+    else merged.set(field, value);
   }
-  return merged;
+  return Object.fromEntries(merged);
 }

@@ -35,6 +35,11 @@ export * from "./domain/report-rules.js";
 export * from "./domain/profile-rules.js";
 export * from "./domain/discovery-ranking.js";
 export * from "./domain/place-version-rules.js";
+export * from "./domain/chat-channel.js";
+export * from "./domain/chat-permission.js";
+export * from "./domain/chat-text.js";
+export * from "./domain/chat-filter.js";
+export * from "./domain/chat-unread.js";
 
 // Symbols below are for other Playfield packages and adapters.
 /** @private Internal code, does not follow semantic versioning. */
@@ -57,6 +62,7 @@ export type {
   FriendRequestRow, FollowRow, ProfileRow, GroupRow, GroupMemberRow, SearchTermRow, SearchSourceRow, AvatarRow, ReportRow,
   DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastorePlayerRow,
 } from "./storage/tables/index.js";
+export type { ChatMessageRow, ChatConversationRow, ChatReadRow } from "./storage/tables/index.js";
 export type { ExperienceVoteRow, ExperienceFavoriteRow, ExperienceTesterRow, ExperienceTermRow, ContentUploadRow, ContentBlobRow } from "./storage/tables/index.js";
 export type { WalletRow, LedgerRow, LedgerKind, ItemRow, ItemKind, OwnershipRow, OrderRow, TopUpOrderRow, TopUpStatus, PayoutRow, PayoutStatusName, CreatorDailyRow, VisitTallyRow, CounterRow } from "./storage/tables/index.js";
 export * from "./domain/wallet-math.js";

@@ -17,6 +17,9 @@ describe.each(TRANSPORTS)("SafetyService (%s)", (kind) => {
       const [ada, bob] = await members(t, 2);
       const world = await experience(t, bob!.user.userId);
       await gameSession(t, "gs_1", world.id);
+      await t.server.deps.storage.transact((tx) => tx.put(tables.chatMessages, {
+        id: "msg_123", conversationKey: "session:gs_1", pos: 1, senderId: bob!.user.userId, clientMessageId: "c1", text: "rude", childText: "rude", createdAt: 1,
+      }));
       const { reportId } = await ada!.client.safety.reportPlayer({
         userId: bob!.user.userId, category: "harassment", details: "  rude in chat  ", experienceId: world.id, sessionId: "gs_1", messageId: "msg_123",
       });

@@ -45,6 +45,8 @@ export interface Realtime {
   send(message: RealtimeMessage): boolean;
   /** Relays a WebRTC signalling message to another member of a session. */
   signal(sessionId: string, to: string, data: unknown): boolean;
+  /** Sends a chat message (`chat_ack` or `error` answers it); resend with the same `clientMessageId` after a drop: it is stored once. */
+  chat(channel: string, text: string, clientMessageId: string): boolean;
   /** Resolves when the connection is (next) ready. */
   ready(): Promise<void>;
   /** Closes the connection for good. */
@@ -232,6 +234,7 @@ export function createRealtime(client: { auth: ClientAuth }, options: RealtimeOp
       return true;
     },
     signal: (sessionId, to, data) => realtime.send({ type: "signal", sessionId, to, data }),
+    chat: (channel, text, clientMessageId) => realtime.send({ type: "chat_send", channel, text, clientMessageId }),
     ready() {
       if (state === "ready") return Promise.resolve();
       if (state === "closed") return Promise.reject(new Error("the realtime connection is closed"));

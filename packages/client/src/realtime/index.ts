@@ -3,4 +3,5 @@ export { createRealtime, type Realtime, type RealtimeOptions, type RealtimeState
 export type {
   RealtimeMessage, RealtimeUser, RealtimeMember, RealtimeEventMap,
   ReadyEvent, SessionMembersEvent, GameInviteEvent, SignalEvent, RealtimeErrorEvent,
+  ChatMessageEvent, ChatAckEvent,
 } from "./realtime-events.js";

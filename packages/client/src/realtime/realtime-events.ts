@@ -1,7 +1,7 @@
 /*
  * The realtime messages the server sends, as the client types them. Every
- * message is a JSON object with a `type`; types not listed here (chat,
- * presence) arrive as `RealtimeMessage`.
+ * message is a JSON object with a `type`; types not listed here
+ * (presence) arrive as `RealtimeMessage`.
  */
 
 /** Any realtime message. */
@@ -39,8 +39,19 @@ export interface GameInviteEvent { type: "game_invite"; from: RealtimeUser; expe
 /** A peer-tier WebRTC signalling message from another member of a session. */
 export interface SignalEvent { type: "signal"; sessionId: string; from: string; data: unknown }
 
-/** A message of yours was refused (`about` is its type). */
-export interface RealtimeErrorEvent { type: "error"; about: string; code: string; message: string }
+/** A message of yours was refused (`about` is its type; a refused `chat_send` names its `clientMessageId`). */
+export interface RealtimeErrorEvent { type: "error"; about: string; code: string; message: string; clientMessageId?: string }
+
+/**
+ * A chat message on a channel of yours (your own included, on every one of
+ * your connections). `channel` is as you name it: `dm:<the other user>`,
+ * `group:<id>`, `session:<id>`; `text` is as you may read it (filtered for
+ * under-13 readers).
+ */
+export interface ChatMessageEvent { type: "chat_message"; messageId: string; channel: string; sender: RealtimeUser; text: string; sentAt: string }
+
+/** Your `chat_send` was stored (`duplicate`: a resend of a stored clientMessageId, not stored or delivered again). */
+export interface ChatAckEvent { type: "chat_ack"; clientMessageId: string; messageId: string; channel: string; sentAt: string; duplicate: boolean }
 
 /** The messages the client knows by type. */
 export interface RealtimeEventMap {
@@ -48,5 +59,7 @@ export interface RealtimeEventMap {
   session_members: SessionMembersEvent;
   game_invite: GameInviteEvent;
   signal: SignalEvent;
+  chat_message: ChatMessageEvent;
+  chat_ack: ChatAckEvent;
   error: RealtimeErrorEvent;
 }

@@ -1,5 +1,6 @@
 import type { ServerDeps } from "../server-deps.js";
 import type { RealtimeEvent } from "./realtime-hub.js";
+import { chatSendHandler } from "./chat-handler.js";
 import { signalHandler } from "./signal-handler.js";
 
 /*
@@ -26,4 +27,5 @@ export type MessageHandlers = Readonly<Record<string, MessageHandler>>;
 /** The handlers every connection gets (`auth` and `ping` are the connection's own). */
 export const defaultMessageHandlers: MessageHandlers = {
   signal: signalHandler,
+  chat_send: chatSendHandler,
 };

@@ -1,6 +1,7 @@
 import type { RawRoute } from "../fetch-handler.js";
 import type { Implementations } from "../router.js";
 import type { ServerDeps } from "../server-deps.js";
+import { chatService } from "./chat.js";
 import { datastoreService } from "./datastore.js";
 import { identityService } from "./identity.js";
 import { sessionService } from "./session.js";
@@ -29,6 +30,7 @@ export const implementations: Implementations = {
   catalog: catalogService,
   economy: economyService,
   creator: creatorService,
+  chat: chatService,
 };
 
 /**

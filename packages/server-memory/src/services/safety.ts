@@ -44,7 +44,10 @@ export const safetyService: ServiceImpl<typeof SafetyService> = {
         if (!session) throw fail.notFound("sessionId: no such game session");
         if (req.experienceId && session.experienceId !== req.experienceId) throw fail.invalid("sessionId: not a session of experienceId");
       }
-      // messageId is kept as given: chat keeps no messages yet to check it against (docs/safety.md).
+      if (req.messageId) {
+        const message = await tx.get(tables.chatMessages, req.messageId);
+        if (!message || message.senderId !== req.userId) throw fail.notFound("messageId: no such message from userId");
+      }
     }, { kind: "player", targetUserId: req.userId, experienceId: req.experienceId, sessionId: req.sessionId, messageId: req.messageId, category: req.category, details });
   },
 

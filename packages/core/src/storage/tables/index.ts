@@ -4,6 +4,7 @@
  * use the same definitions to read and write. Rows are plain JSON data.
  */
 import * as catalog from "./catalog.js";
+import * as chat from "./chat.js";
 import * as economy from "./economy.js";
 import * as datastore from "./datastore.js";
 import * as identity from "./identity.js";
@@ -11,6 +12,7 @@ import * as session from "./session.js";
 import * as social from "./social.js";
 
 export * from "./catalog.js";
+export * from "./chat.js";
 export * from "./economy.js";
 export * from "./datastore.js";
 export * from "./identity.js";
@@ -25,4 +27,5 @@ export const allTables = [
   ...Object.values(social),
   ...Object.values(economy),
   ...Object.values(datastore),
+  ...Object.values(chat),
 ].filter((t): t is import("../port.js").TableDef => typeof t === "object" && t !== null && "primaryKey" in t);

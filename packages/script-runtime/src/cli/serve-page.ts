@@ -64,30 +64,43 @@ async function refresh() {
   $("panel").hidden = !state.open; $("hidden").hidden = state.open;
   $("live-reload").checked = state.live_reload;
   $("clock").textContent = "tick " + list.tick + " · " + (list.sim_ms / 1000).toFixed(1) + " s";
+  // Rows and buttons are updated in place, so a click never lands on a row being replaced.
   const body = $("scripts").tBodies[0];
-  body.replaceChildren(...list.scripts.map((s) => {
-    const row = el("tr", {}, [
-      el("td", { textContent: s.name }),
-      el("td", { textContent: s.paused ? "paused" : "running", className: s.paused ? "paused" : "running" }),
-      el("td", { textContent: s.fuel_used.toLocaleString("en") + " / " + s.fuel_per_tick.toLocaleString("en") }),
-      el("td", { textContent: String(s.faults) }),
-      el("td", { textContent: s.last_fault || "", className: "fault" }),
-      el("td", {}, [
+  const names = list.scripts.map((s) => s.name);
+  for (const old of [...body.rows]) if (!names.includes(old.dataset.script)) old.remove();
+  list.scripts.forEach((s, i) => {
+    let row = [...body.rows].find((r) => r.dataset.script === s.name);
+    if (!row) {
+      row = el("tr", {}, [el("td", { textContent: s.name }), el("td"), el("td"), el("td"), el("td", { className: "fault" }), el("td")]);
+      row.dataset.script = s.name;
+    }
+    if (body.rows[i] !== row) body.insertBefore(row, body.rows[i] || null);
+    const cells = row.cells;
+    const state = s.paused ? "paused" : "running";
+    cells[2].textContent = s.fuel_used.toLocaleString("en") + " / " + s.fuel_per_tick.toLocaleString("en");
+    cells[3].textContent = String(s.faults);
+    cells[4].textContent = s.last_fault || "";
+    if (cells[1].textContent !== state) {
+      cells[1].textContent = state;
+      cells[1].className = state;
+      cells[5].replaceChildren(
         s.paused ? button("Resume", () => command("script.resume", { name: s.name }), "resume-" + s.name) : button("Pause", () => command("script.pause", { name: s.name }), "pause-" + s.name),
         " ", button("Unload", () => command("script.unload", { name: s.name }), "unload-" + s.name),
         " ", button("Reload", () => command("editor.scripts.load", { name: s.name }), "reload-" + s.name),
-      ]),
-    ]);
-    row.dataset.script = s.name;
-    return row;
-  }));
-  $("files").replaceChildren(...files.map((f) => {
-    const li = el("li", {}, [el("span", { className: "name", textContent: f.path + (f.running ? " (running)" : "") }),
-      button("Edit", () => open(f.name), "edit-" + f.name),
-      button("Load", () => command("editor.scripts.load", { name: f.name }), "load-" + f.name)]);
-    li.dataset.file = f.name;
-    return li;
-  }));
+      );
+    }
+  });
+  const fileKey = JSON.stringify(files);
+  if ($("files").dataset.key !== fileKey) {
+    $("files").dataset.key = fileKey;
+    $("files").replaceChildren(...files.map((f) => {
+      const li = el("li", {}, [el("span", { className: "name", textContent: f.path + (f.running ? " (running)" : "") }),
+        button("Edit", () => open(f.name), "edit-" + f.name),
+        button("Load", () => command("editor.scripts.load", { name: f.name }), "load-" + f.name)]);
+      li.dataset.file = f.name;
+      return li;
+    }));
+  }
   const log = $("log");
   const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
   log.textContent = list.log.join("\n");

@@ -1,4 +1,6 @@
+import { createRealtime, type ChatAckEvent, type ChatMessageEvent, type WebSocketConstructor } from "@playfield/client";
 import { Code, type ChatFilter } from "@playfield/core";
+import { WebSocket } from "ws";
 import { describe, expect, it } from "vitest";
 import { expectError } from "./fixtures.js";
 import { befriend, chatMessages, chatServer, CHILD_BIRTHDATE, received, send, sent, setWhoCanMessage, settle } from "./chat-world.js";
@@ -26,6 +28,24 @@ describe("chat_send", () => {
         });
       }
       for (const socket of [ada.socket, ada2]) expect(await received(socket, id)).toMatchObject({ channel: `dm:${bob.id}`, text: "hello bob" });
+    });
+
+    it("should send and receive through the client's realtime connection, typed", async () => {
+      await using w = await chatServer();
+      const [ada, bob] = [await w.account({ connect: false }), await w.account()];
+      const realtime = createRealtime(ada.client, { url: w.server.url, WebSocket: WebSocket as unknown as WebSocketConstructor });
+      try {
+        await realtime.ready();
+        const acked = new Promise<ChatAckEvent>((resolve) => realtime.on("chat_ack", resolve));
+        const echoed = new Promise<ChatMessageEvent>((resolve) => realtime.on("chat_message", resolve));
+        expect(realtime.chat(`dm:${bob.id}`, "through the client", "k1")).toBe(true);
+        const ack = await acked;
+        expect(ack).toMatchObject({ clientMessageId: "k1", channel: `dm:${bob.id}`, duplicate: false });
+        expect(await echoed).toMatchObject({ messageId: ack.messageId, channel: `dm:${bob.id}`, sender: { id: ada.id }, text: "through the client" });
+        expect(await received(bob.socket, ack.messageId)).toMatchObject({ channel: `dm:${ada.id}` });
+      } finally {
+        realtime.close();
+      }
     });
 
     it("should store and deliver a resent clientMessageId once, answering the same id", async () => {

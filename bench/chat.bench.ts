@@ -11,7 +11,7 @@
  *   node --conditions=@playfield/source --import tsx bench/chat.bench.ts
  */
 import { tables } from "@playfield/core";
-import { startServer, type StartedServer } from "@playfield/server-memory";
+import { startServer, type SeededUser, type StartedServer } from "@playfield/server-memory";
 import { WebSocket, WebSocketServer } from "ws";
 import { formatDuration, formatRate } from "./lib/measure.js";
 
@@ -76,7 +76,7 @@ async function run(sender: WebSocket, members: Member[], frame: (i: number) => s
 async function playfieldCase(): Promise<{ run: () => Promise<number>; close: () => Promise<void> }> {
   const server: StartedServer = await startServer({ port: 0, environment: "production", sessionSweepMs: 0 });
   const url = `${server.url.replace("http", "ws")}/realtime`;
-  const users = [];
+  const users: SeededUser[] = [];
   for (let i = 0; i < MEMBERS; i++) users.push(await server.seed.user());
   const now = server.clock.now();
   await server.deps.storage.transact(async (tx) => {

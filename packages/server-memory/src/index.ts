@@ -22,3 +22,4 @@ export { generateSigningKey, type SigningKey } from "./crypto/signing-key.js";
 export { createScryptHasher, FAST_TEST_COST, DEFAULT_SCRYPT_COST } from "./crypto/create-scrypt-hasher.js";
 export { createMemoryStorage } from "./storage/memory-storage.js";
 export type { Seeder, SeededUser, SeedUserOptions } from "./testing/seed.js";
+export { readOldValues, type EntryAddress } from "./services/datastore-history.js";

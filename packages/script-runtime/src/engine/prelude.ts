@@ -232,6 +232,20 @@ const pathTo = (depth) => {
   for (let i = 0; i < depth; i++) path += typeof trail[i] === "number" ? "[" + trail[i] + "]" : "." + trail[i];
   return path;
 };
+// Keys in JSON form, remembered: the same keys come back every tick. The
+// table is emptied when it grows large, so it costs the script little memory.
+let quoted = create(null);
+let quotedCount = 0;
+const quoteKey = (k) => {
+  let q = quoted[k];
+  if (q === undefined) {
+    if (quotedCount >= 4096) { quoted = create(null); quotedCount = 0; }
+    q = stringify(k);
+    quoted[k] = q;
+    quotedCount += 1;
+  }
+  return q;
+};
 const notJson = (depth, what) => new StateError("this.state is not JSON data: " + pathTo(depth) + " is " + what);
 const canon = (v, depth) => {
   if (v === null) return "null";
@@ -245,10 +259,10 @@ const canon = (v, depth) => {
       if (depth >= MAX_DEPTH) throw notJson(depth, "nested deeper than " + MAX_DEPTH + " levels");
       for (let i = 0; i < depth; i++) if (ancestors[i] === v) throw notJson(depth, "a cycle");
       ancestors[depth] = v;
-      const parts = [];
       let out;
       if (isArray(v)) {
         const n = v.length;
+        const parts = [];
         for (let i = 0; i < n; i++) {
           trail[depth] = i;
           if (!(i in v)) throw notJson(depth + 1, "a hole");
@@ -259,13 +273,24 @@ const canon = (v, depth) => {
         const proto = getPrototypeOf(v);
         if (proto !== ObjectProto && proto !== null) throw notJson(depth, "an object that is not plain data" + (typeof v.constructor === "function" && v.constructor.name ? " (" + v.constructor.name + ")" : ""));
         const keys = objectKeys(v);
-        if (keys.length > 1) apply(sortArray, keys, []);
-        for (let i = 0; i < keys.length; i++) {
-          const k = keys[i];
+        const n = keys.length;
+        if (n === 0) {
+          out = "{}";
+        } else if (n === 1) {
+          // Most objects in a state are small: no array to join for one key.
+          const k = keys[0];
           trail[depth] = k;
-          parts[i] = stringify(k) + ":" + canon(v[k], depth + 1);
+          out = "{" + quoteKey(k) + ":" + canon(v[k], depth + 1) + "}";
+        } else {
+          apply(sortArray, keys, []);
+          const parts = [];
+          for (let i = 0; i < n; i++) {
+            const k = keys[i];
+            trail[depth] = k;
+            parts[i] = quoteKey(k) + ":" + canon(v[k], depth + 1);
+          }
+          out = "{" + apply(joinArray, parts, [","]) + "}";
         }
-        out = "{" + apply(joinArray, parts, [","]) + "}";
       }
       ancestors[depth] = null;
       return out;

@@ -1,5 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { utf8ToBytes } from "@noble/hashes/utils.js";
+import { sha256Hex } from "./sha256-hex.js";
 
 /**
  * The `state_hash` of a script: the first 8 bytes, in hex, of SHA-256 over
@@ -9,7 +10,7 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
  * stateHash('{"count":1}') // 16 hex digits
  */
 export function stateHash(canonicalJson: string): string {
-  return bytesToHex(sha256(utf8ToBytes(canonicalJson)).subarray(0, 8));
+  return sha256Hex(canonicalJson).slice(0, 16);
 }
 
 /** The chain before the first tick. */
@@ -20,7 +21,7 @@ export const GENESIS_CHAIN = "0".repeat(64);
  * `|`, and every script's state hash in load order joined by `,`.
  */
 export function nextChain(previous: string, stateHashes: readonly string[]): string {
-  return bytesToHex(sha256(utf8ToBytes(`${previous}|${stateHashes.join(",")}`)));
+  return sha256Hex(`${previous}|${stateHashes.join(",")}`);
 }
 
 /** Four 32-bit words that seed a script's `Math.random`, from the runtime seed, its name and its load tick. */

@@ -105,6 +105,19 @@ describe("game (the in-script API)", () => {
     expect(lines).toEqual(["World.announce: rate limit of 2 calls per second reached", "World.announce: rate limit of 2 calls per second reached"]);
   });
 
+  it("should count a player's calls across all their scripts", async () => {
+    const world = createReferenceWorld();
+    const lines: string[] = [];
+    const runtime = newRuntime({ kinds: world, config: { players: "everyone", kinds: { Player: { methods: ["send_message"] } } }, onConsole: (_s, _l, text) => lines.push(text) });
+    const source = "export default { onLoad() { try { game.get('player-1').sendMessage('hi') } catch (e) { console.log(e.message) } } }";
+    await runtime.run("script.load", { name: "one", source, player: "p1" });
+    await runtime.run("script.load", { name: "two", source, player: "p1" });
+    await runtime.run("script.load", { name: "three", source, player: "p2" });
+    await runtime.step(1);
+    expect(world.messages).toEqual([["player-1", "hi"], ["player-1", "hi"]]);
+    expect(lines).toEqual(["Player.sendMessage: rate limit of 1 call per second reached"]);
+  });
+
   it("should show a player's live script only what the configuration grants", async () => {
     const { value } = await inScript(`
       const p = game.find("Player")[0];

@@ -55,7 +55,9 @@ export function createGameKinds(options: GameKindsOptions): GameKindsWithWorld {
     validate: (config) => validateGrants(declarations, config),
     sandboxApi({ name, principal }, config) {
       const view = viewFor(declarations, config, principal);
-      return { source: scriptApiSource(view), call: createScriptApiCall({ world, view, script: name, methods, rates }) };
+      // A player's calls count together across all their scripts, so renaming a script does not reset its rates.
+      const rateKey = principal === "creator" ? `script ${name}` : `player ${principal.player}`;
+      return { source: scriptApiSource(view), call: createScriptApiCall({ world, view, script: name, rateKey, methods, rates }) };
     },
     tick(tick, _simMs, dtMs) {
       options.step?.(world, dtMs, tick);

@@ -18,8 +18,9 @@ export type MethodImplementations = Readonly<Record<string, Readonly<Record<stri
  * values outside their range, spawns of kinds it may not spawn, and calls
  * past a method's rate. A refused operation changes nothing.
  */
-export function createScriptApiCall(options: { world: KindWorld; view: ApiView; script: string; methods: MethodImplementations; rates: MethodRates }): (op: string, argsJson: string) => string {
+export function createScriptApiCall(options: { world: KindWorld; view: ApiView; script: string; rateKey?: string; methods: MethodImplementations; rates: MethodRates }): (op: string, argsJson: string) => string {
   const { world, view, script, methods, rates } = options;
+  const rateKey = options.rateKey ?? script;
   const kinds = new Map<string, KindView>(view.kinds.map((k) => [k.decl.kind, k]));
   const refuse = (error: KindRuleError["error"], message: string): never => {
     throw new KindRuleError(error, message);
@@ -92,8 +93,8 @@ export function createScriptApiCall(options: { world: KindWorld; view: ApiView; 
       const implementation = methods[kind.decl.kind]?.[method.name];
       if (!implementation) return refuse("TypeError", `${kind.decl.kind}.${method.js} is not implemented by the game`);
       const now = typeof nowMs === "number" ? nowMs : 0;
-      if (!rates.take(`${script}|${kind.decl.kind}.${method.name}`, method.rate_per_s, now)) {
-        refuse("RangeError", `${kind.decl.kind}.${method.js}: rate limit of ${method.rate_per_s} calls per second reached`);
+      if (!rates.take(`${rateKey}|${kind.decl.kind}.${method.name}`, method.rate_per_s, now)) {
+        refuse("RangeError", `${kind.decl.kind}.${method.js}: rate limit of ${method.rate_per_s} call${method.rate_per_s === 1 ? "" : "s"} per second reached`);
       }
       const result = implementation(object, list, { world, script, nowMs: now });
       return result === undefined ? null : result;

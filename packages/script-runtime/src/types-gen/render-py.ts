@@ -33,7 +33,7 @@ export function renderPy(api: ScriptApi, who: string): string {
     }
     for (const m of k.methods) {
       const args = ["self", ...m.args.map((a) => `${a.name}: ${a.type_py}`)].join(", ");
-      const notes = m.rate_per_s > 0 ? [`At most ${m.rate_per_s} calls per second.`] : [];
+      const notes = m.rate_per_s > 0 ? [`At most ${m.rate_per_s} call${m.rate_per_s === 1 ? "" : "s"} per second.`] : [];
       out.push(`    def ${m.name}(${args}) -> ${m.returns_py}:`, ...pyDoc(docLines(m.doc, notes), "        "), "        ...");
     }
     out.push("", "");

@@ -29,7 +29,7 @@ export function renderTs(api: ScriptApi, who: string): string {
       else out.push(...doc, `  set ${f.js}(value: ${f.type_ts});`);
     }
     for (const m of k.methods) {
-      const notes = m.rate_per_s > 0 ? [`At most ${m.rate_per_s} calls per second.`] : [];
+      const notes = m.rate_per_s > 0 ? [`At most ${m.rate_per_s} call${m.rate_per_s === 1 ? "" : "s"} per second.`] : [];
       const args = m.args.map((a) => `${camel(a.name)}: ${a.type_ts}`).join(", ");
       out.push(...jsDoc(docLines(m.doc, notes), "  "), `  ${m.js}(${args}): ${m.returns_ts};`);
     }

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { stateHash } from "../src/index.js";
+import { entry, newRuntime } from "./helpers.js";
+
+describe("runtime.step (one call per script per tick)", () => {
+  it("should give the hash of the state each tick leaves, whether it changed, changed back or stayed", async () => {
+    const runtime = newRuntime();
+    await runtime.run("script.load", { name: "toggle", source: "export default { init() { return { n: 0 } }, onTick() { this.state.n = 1 - this.state.n } }" });
+    await runtime.run("script.load", { name: "still", source: "export default { init() { return { n: 7 } }, onTick() { this.state.n = 7 } }" });
+    for (let tick = 1; tick <= 4; tick++) {
+      await runtime.step(1);
+      expect((await entry(runtime, "toggle")).state_hash, `tick ${tick}`).toBe(stateHash(`{"n":${tick % 2}}`));
+      expect((await entry(runtime, "still")).state_hash, `tick ${tick}`).toBe(stateHash('{"n":7}'));
+    }
+  });
+
+  it("should compare later ticks with the state a fault rolled back to", async () => {
+    const runtime = newRuntime();
+    const source = `let calls = 0;
+export default { init() { return { n: 0 } }, onTick() { calls += 1; this.state.n = calls === 2 ? 99 : Math.min(calls, 3); if (calls === 2) throw new Error("boom") } }`;
+    await runtime.run("script.load", { name: "s", source });
+    const hashes: string[] = [];
+    for (let tick = 1; tick <= 4; tick++) {
+      await runtime.step(1);
+      hashes.push((await entry(runtime, "s")).state_hash);
+    }
+    expect(hashes).toEqual([stateHash('{"n":1}'), stateHash('{"n":1}'), stateHash('{"n":3}'), stateHash('{"n":3}')]);
+    expect(await entry(runtime, "s")).toMatchObject({ faults: 1, last_fault: "onTick: Error: boom" });
+  });
+
+  it("should run due timers before onTick and charge each script only its own fuel", async () => {
+    const runtime = newRuntime();
+    await runtime.run("script.load", { name: "timed", source: "export default { init() { return { log: [] } }, onLoad() { setTimeout(() => this.state.log.push('timer'), 60) }, onTick() { this.state.log.push('tick') } }" });
+    await runtime.run("script.load", { name: "busy", source: "export default { onTick() { let x = 0; for (let i = 0; i < 10000; i++) x += i; this.state.x = x } }" });
+    await runtime.run("script.load", { name: "idle", source: "export default { onTick() {} }" });
+    await runtime.step(2);
+    expect((await entry(runtime, "timed")).state_hash).toBe(stateHash('{"log":["tick","timer","tick"]}'));
+    const [busy, idle] = [await entry(runtime, "busy"), await entry(runtime, "idle")];
+    expect(busy.fuel_used).toBeGreaterThan(10_000);
+    expect(idle.fuel_used).toBeGreaterThan(0);
+    expect(idle.fuel_used).toBeLessThan(1_000);
+  });
+});

@@ -4,13 +4,13 @@ import type { ServerDeps } from "../server-deps.js";
 import { chatService } from "./chat.js";
 import { datastoreService } from "./datastore.js";
 import { identityService } from "./identity.js";
-import { sessionService } from "./session.js";
 import { socialService } from "./social.js";
 import { avatarService } from "./avatar.js";
 import { headshotRoute } from "./avatar-headshot.js";
 import { safetyService } from "./safety.js";
 import { catalogService } from "./catalog.js";
 import { contentRoute } from "./content-store.js";
+import { sessionService } from "./session.js";
 import { economyService } from "./economy.js";
 import { creatorService } from "./creator.js";
 import { checkoutRoute } from "./economy-checkout.js";
@@ -22,15 +22,15 @@ import { checkoutRoute } from "./economy-checkout.js";
  */
 export const implementations: Implementations = {
   identity: identityService,
-  datastore: datastoreService,
-  session: sessionService,
   social: socialService,
-  avatar: avatarService,
-  safety: safetyService,
   catalog: catalogService,
+  session: sessionService,
   economy: economyService,
   creator: creatorService,
+  avatar: avatarService,
   chat: chatService,
+  safety: safetyService,
+  datastore: datastoreService,
 };
 
 /**

@@ -8,7 +8,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createGameKinds, createReferenceWorld, createScriptEditor, createScriptRuntime } from "@playfield/script-runtime";
+import { createGameKinds, createReferenceWorld, createScriptRuntime } from "@playfield/script-runtime";
+import { createScriptEditor } from "@playfield/script-runtime/node";
 import type { KindsDeclarationInput } from "@playfield/script-runtime";
 import { getQuickJS } from "quickjs-emscripten";
 

@@ -4,8 +4,8 @@
  * sprinkler script, and lets a player's live script water a plant.
  */
 import { fileURLToPath } from "node:url";
-import { createScriptEditor } from "@playfield/script-runtime";
-import type { CheckResult, GameKindsWithWorld, ScriptList } from "@playfield/script-runtime";
+import { createScriptEditor, type CheckResult } from "@playfield/script-runtime/node";
+import type { GameKindsWithWorld, ScriptList } from "@playfield/script-runtime";
 import { createGardenKinds } from "./garden-kinds.js";
 
 /** The example's project folder. */

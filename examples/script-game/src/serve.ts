@@ -1,5 +1,5 @@
 /** Serves the garden's Scripts panel: `npm run serve` in this folder, then open the printed address. */
-import { createScriptEditor, createScriptServer } from "@playfield/script-runtime";
+import { createScriptEditor, createScriptServer } from "@playfield/script-runtime/node";
 import { createGardenKinds } from "./garden-kinds.js";
 import { PROJECT } from "./main.js";
 

@@ -20,13 +20,6 @@ export type { MethodImplementation, MethodImplementations } from "./kinds/script
 export { REFERENCE_KINDS, createReferenceWorld, stepReferenceWorld } from "./kinds/reference-world.js";
 export type { ReferenceWorld, ReferenceWorldOptions } from "./kinds/reference-world.js";
 export type { ScriptApi, ApiKind, ApiField, ApiMethod, ApiValueType } from "./types-gen/api-entries.js";
-export { createScriptEditor } from "./editor/create-script-editor.js";
-export type { ScriptEditor, ScriptEditorOptions, PanelState } from "./editor/create-script-editor.js";
-export { CONFIG_FILE, DECLARATION_FILES } from "./editor/project-folder.js";
-export type { CheckResult } from "./editor/check-project.js";
-export type { ScriptFileEntry } from "./commands/editor-commands.js";
-export { createScriptServer } from "./cli/serve.js";
-export type { ScriptServer, ScriptServerOptions } from "./cli/serve.js";
 
 // Symbols above should be relevant to end users. Symbols below should only
 // be relevant for packages that add commands (kinds, script.types, editor.scripts.*).

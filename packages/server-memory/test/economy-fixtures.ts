@@ -1,5 +1,6 @@
 import { createMemoryTokenStore, type PlayfieldClient } from "@playfield/client";
 import { tables, type ExperienceRow, type PlayRow } from "@playfield/core";
+import { recordPlayEnded, recordPlayStarted } from "../src/services/creator-stats.js";
 import type { SeedUserOptions, SeededUser } from "../src/testing/seed.js";
 import type { TestServer } from "./fixtures.js";
 
@@ -34,14 +35,17 @@ export async function experience(t: TestServer, creatorId: string, patch: Partia
 
 let playCounter = 0;
 
-/** Records a play as SessionService does: the play row and the experience's `visits` counter, in one transaction. */
+/** Records a play as SessionService does: the play row, the experience's `visits` counter and the analytics aggregates, in one transaction. */
 export async function recordPlay(t: TestServer, experienceId: string, userId: string, joinedAt: number, leftAt: number | null): Promise<void> {
   playCounter += 1;
   const play: PlayRow = { id: `ply_test${playCounter}`, experienceId, userId, sessionId: "gs_test", joinedAt, leftAt };
   await t.server.deps.storage.transact(async (tx) => {
     await tx.put(tables.plays, play);
     const row = await tx.get(tables.experiences, experienceId);
-    if (row) await tx.put(tables.experiences, { ...row, visits: row.visits + 1 });
+    if (!row) return;
+    await tx.put(tables.experiences, { ...row, visits: row.visits + 1 });
+    await recordPlayStarted(tx, play, row.creatorId);
+    if (leftAt !== null) await recordPlayEnded(tx, play, leftAt);
   });
 }
 

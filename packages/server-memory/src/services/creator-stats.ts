@@ -1,17 +1,24 @@
-import { cursorOf, dayKey, tables, type CreatorDailyRow, type ExperienceRow, type Tx, type VisitTallyRow } from "@playfield/core";
+import {
+  dayKey, dayStart, tables,
+  type CreatorDailyRow, type DayWindow, type ExperienceDailyRow, type PlayRow, type PlaySpan, type Tx,
+} from "@playfield/core";
 
 /*
- * Per-creator daily aggregates (the `creatorDaily` table), so the overview
- * reads a few rows however many plays were recorded. Sales are added as they
- * happen (in BuyItem's transaction). Visits are counted lazily: a creator's
- * tally remembers, per experience, the experience's `visits` counter and the
- * last play counted; an overview counts only the plays recorded since, and
- * skips an experience whose counter did not move.
+ * Creator analytics aggregates, kept eagerly: every writer of a play or a
+ * sale calls one of the `record*` functions below in the transaction that
+ * writes it, so GetOverview and GetExperienceAnalytics read one row per day
+ * (and per player-day for retention), never the plays.
+ *
+ * - `creatorDaily`: a creator's visits, sales and revenue per day.
+ * - `experienceDaily`: an experience's visits, unique players, ended plays
+ *   and their summed length, per day the plays started.
+ * - `playerDays`: who played an experience on which day (unique players and
+ *   day-1 retention stay exact).
  */
 
 const dailyId = (creatorId: string, day: string) => `${creatorId}:${day}`;
 
-async function bump(tx: Tx, creatorId: string, day: string, change: Partial<Pick<CreatorDailyRow, "visits" | "sales" | "revenue">>): Promise<void> {
+async function bumpCreator(tx: Tx, creatorId: string, day: string, change: Partial<Pick<CreatorDailyRow, "visits" | "sales" | "revenue">>): Promise<void> {
   const id = dailyId(creatorId, day);
   const row = (await tx.get(tables.creatorDaily, id)) ?? { id, creatorId, day, visits: 0, sales: 0, revenue: 0 };
   await tx.put(tables.creatorDaily, {
@@ -22,38 +29,70 @@ async function bump(tx: Tx, creatorId: string, day: string, change: Partial<Pick
   });
 }
 
+async function bumpExperience(
+  tx: Tx, experienceId: string, day: string, change: Partial<Pick<ExperienceDailyRow, "visits" | "uniquePlayers" | "endedPlays" | "playMs">>,
+): Promise<void> {
+  const id = dailyId(experienceId, day);
+  const row = (await tx.get(tables.experienceDaily, id)) ?? { id, experienceId, day, visits: 0, uniquePlayers: 0, endedPlays: 0, playMs: 0 };
+  await tx.put(tables.experienceDaily, {
+    ...row,
+    visits: row.visits + (change.visits ?? 0),
+    uniquePlayers: row.uniquePlayers + (change.uniquePlayers ?? 0),
+    endedPlays: row.endedPlays + (change.endedPlays ?? 0),
+    playMs: row.playMs + (change.playMs ?? 0),
+  });
+}
+
+/**
+ * Records a play just written (a join): a visit for the experience and its
+ * creator on the play's day, and a unique player when it is the player's
+ * first play of the experience that day. In the play's transaction. A play
+ * written already ended also needs `recordPlayEnded`.
+ */
+export async function recordPlayStarted(tx: Tx, play: PlayRow, creatorId: string): Promise<void> {
+  const day = dayKey(play.joinedAt);
+  const start = dayStart(play.joinedAt);
+  const playerDayId = `${play.experienceId}:${day}:${play.userId}`;
+  const first = (await tx.get(tables.playerDays, playerDayId)) === undefined;
+  if (first) await tx.put(tables.playerDays, { id: playerDayId, experienceId: play.experienceId, userId: play.userId, dayStart: start });
+  await bumpExperience(tx, play.experienceId, day, { visits: 1, uniquePlayers: first ? 1 : 0 });
+  await bumpCreator(tx, creatorId, day, { visits: 1 });
+}
+
+/** Records the end of a play at `leftAt` (counted on the day the play started, for the mean session length). In the play's transaction; call it once per play. */
+export async function recordPlayEnded(tx: Tx, play: PlayRow, leftAt: number): Promise<void> {
+  if (leftAt < play.joinedAt) return;
+  await bumpExperience(tx, play.experienceId, dayKey(play.joinedAt), { endedPlays: 1, playMs: leftAt - play.joinedAt });
+}
+
 /** Records a sale in the creators' daily figures: one sale and its share for the item's creator, the selling-experience share for that experience's creator. */
 export async function recordSaleStats(
   tx: Tx, at: number, sale: { creatorId: string; creatorShare: number; sellingCreatorId: string | null; experienceShare: number },
 ): Promise<void> {
   const day = dayKey(at);
-  await bump(tx, sale.creatorId, day, { sales: 1, revenue: sale.creatorShare });
-  if (sale.sellingCreatorId && sale.experienceShare > 0) await bump(tx, sale.sellingCreatorId, day, { revenue: sale.experienceShare });
+  await bumpCreator(tx, sale.creatorId, day, { sales: 1, revenue: sale.creatorShare });
+  if (sale.sellingCreatorId && sale.experienceShare > 0) await bumpCreator(tx, sale.sellingCreatorId, day, { revenue: sale.experienceShare });
 }
 
-/**
- * Counts into `creatorDaily` the plays of a creator's experiences recorded
- * since the last count. Inside a transaction (it writes the tally and the
- * daily rows).
- */
-export async function countNewVisits(tx: Tx, creatorId: string, experiences: readonly ExperienceRow[]): Promise<void> {
-  const tally: VisitTallyRow = (await tx.get(tables.visitTallies, creatorId)) ?? { creatorId, experiences: {} };
-  let changed: VisitTallyRow["experiences"] | null = null;
-  const perDay = new Map<string, number>();
-  for (const experience of experiences) {
-    const mark = tally.experiences[experience.id];
-    if (mark && mark.seen === experience.visits) continue;
-    const after = mark ? { key: [experience.id, mark.joinedAt], id: mark.playId } : undefined;
-    const fresh = await tx.query(tables.plays, "byExperience", { equals: [experience.id], after });
-    if (fresh.length === 0 && mark) continue;
-    for (const play of fresh) perDay.set(dayKey(play.joinedAt), (perDay.get(dayKey(play.joinedAt)) ?? 0) + 1);
-    const last = fresh.at(-1);
-    changed ??= { ...tally.experiences };
-    changed[experience.id] = last
-      ? { seen: experience.visits, joinedAt: last.joinedAt, playId: cursorOf(tables.plays, "byExperience", last).id }
-      : { seen: experience.visits, joinedAt: -1, playId: "" };
+/** An experience's play figures over a window, from the aggregates: daily visits and unique players, the mean session length and the players' days (for day-1 retention). */
+export async function experiencePlayFigures(tx: Tx, experienceId: string, window: DayWindow): Promise<{
+  visits: Map<string, number>; uniquePlayers: Map<string, number>; avgSessionSeconds: number; playerDays: PlaySpan[];
+}> {
+  const rows = await tx.query(tables.experienceDaily, "byExperience", { equals: [experienceId], range: { gte: window.days[0]! } });
+  const visits = new Map<string, number>(), uniquePlayers = new Map<string, number>();
+  let ended = 0, totalMs = 0;
+  for (const row of rows) {
+    visits.set(row.day, row.visits);
+    uniquePlayers.set(row.day, row.uniquePlayers);
+    ended += row.endedPlays;
+    totalMs += row.playMs;
   }
-  if (!changed) return;
-  await tx.put(tables.visitTallies, { creatorId, experiences: changed });
-  for (const [day, visits] of perDay) await bump(tx, creatorId, day, { visits });
+  const days = await tx.query(tables.playerDays, "byExperience", { equals: [experienceId], range: { gte: window.start } });
+  return {
+    visits,
+    uniquePlayers,
+    // The same rounding as `averageSessionSeconds` over the plays.
+    avgSessionSeconds: ended === 0 ? 0 : Math.round(totalMs / ended / 1000),
+    playerDays: days.map((d) => ({ userId: d.userId, joinedAt: d.dayStart, leftAt: null })),
+  };
 }

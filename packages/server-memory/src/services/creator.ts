@@ -1,5 +1,5 @@
 import {
-  averageSessionSeconds, creditsToUsd, dailySeries, day1Retention, dayKey, dayWindow, fail, PAYOUT_MIN_CREDITS, tables, visitsByDay,
+  creditsToUsd, dailySeries, day1Retention, dayKey, dayWindow, fail, PAYOUT_MIN_CREDITS, tables,
   type CreatorService, type ExperienceRow, type ItemKind, type PayoutRow, type Tx,
 } from "@playfield/core";
 import type { ServiceImpl } from "../router.js";
@@ -8,7 +8,7 @@ import { LIST_DEFAULT, PAYOUT_METHODS } from "./economy-config.js";
 import { CATALOG_LIMITS } from "./catalog-config.js";
 import { itemViews, userIdOf } from "./economy-items.js";
 import { nextSeq, post, settledWallet } from "./economy-ledger.js";
-import { countNewVisits } from "./creator-stats.js";
+import { experiencePlayFigures } from "./creator-stats.js";
 import { payoutView } from "./creator-views.js";
 import { listUploads } from "./creator-uploads.js";
 
@@ -48,7 +48,6 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
         favoritesTotal += e.favorites;
         playing += await playingNow(tx, e.id);
       }
-      await countNewVisits(tx, userId, experiences);
       const window = dayWindow(now, OVERVIEW_SERIES_DAYS);
       const daily = await tx.query(tables.creatorDaily, "byCreator", { equals: [userId], range: { gte: window.days[0]! } });
       const visits = new Map(daily.map((d) => [d.day, d.visits]));
@@ -86,8 +85,7 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
     const window = dayWindow(now, req.days || ANALYTICS_DEFAULT_DAYS);
     return ctx.deps.storage.transact(async (tx) => {
       const experience = await creatorsExperience(tx, req.experienceId, userId);
-      const plays = await tx.query(tables.plays, "byExperience", { equals: [experience.id], range: { gte: window.start } });
-      const { visits, uniquePlayers } = visitsByDay(plays);
+      const { visits, uniquePlayers, avgSessionSeconds, playerDays } = await experiencePlayFigures(tx, experience.id, window);
       const revenue = new Map<string, number>();
       const add = (day: string, credits: number) => revenue.set(day, (revenue.get(day) ?? 0) + credits);
       const perItem = new Map<string, { sales: number; revenue: number }>();
@@ -114,8 +112,8 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
         favorites: experience.favorites,
         upVotes: experience.upVotes,
         downVotes: experience.downVotes,
-        avgSessionSeconds: averageSessionSeconds(plays),
-        day1Retention: day1Retention(plays, window),
+        avgSessionSeconds,
+        day1Retention: day1Retention(playerDays, window),
         topItems,
       };
     });

@@ -1,9 +1,10 @@
 import {
   chooseSession, contentUrlFor, fail, hostAfterChange, missingEngineVersion, tables,
-  type ExperienceRow, type GameSessionRow, type PlaceVersionRow, type SessionCandidate, type SessionMemberRow, type Tx,
+  type ExperienceRow, type GameSessionRow, type PlaceVersionRow, type PlayRow, type SessionCandidate, type SessionMemberRow, type Tx,
 } from "@playfield/core";
 import type { ServerDeps } from "../server-deps.js";
 import { userSummary } from "./accounts.js";
+import { recordPlayStarted } from "./creator-stats.js";
 import { refusalToJoin, visibleExperience } from "./session-access.js";
 import { expireSilent, membersOf, removeMember, rosterEvent, usersOf, type Outgoing } from "./session-roster.js";
 import { friendIds } from "./social-graph.js";
@@ -130,7 +131,9 @@ export async function joinInTx(tx: Tx, deps: ServerDeps, input: JoinInput, alloc
     joinedAt: now, lastHeartbeatAt: now, playId,
   };
   await tx.put(tables.sessionMembers, member);
-  await tx.put(tables.plays, { id: playId, experienceId: experience.id, userId: input.userId, sessionId: session.id, joinedAt: now, leftAt: null });
+  const play: PlayRow = { id: playId, experienceId: experience.id, userId: input.userId, sessionId: session.id, joinedAt: now, leftAt: null };
+  await tx.put(tables.plays, play);
+  await recordPlayStarted(tx, play, experience.creatorId);
   const members = await membersOf(tx, session.id);
   session = { ...session, memberCount: members.length, hostUserId: hostAfterChange(session.hostingTier, session.hostUserId, members) };
   await tx.put(tables.gameSessions, session);

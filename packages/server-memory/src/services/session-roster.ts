@@ -2,6 +2,7 @@ import { byJoinOrder, hostAfterChange, tables, type GameSessionRow, type Session
 import type { RealtimeEvent } from "../realtime/realtime-hub.js";
 import type { ServerDeps } from "../server-deps.js";
 import { iso, userSummary } from "./accounts.js";
+import { recordPlayEnded } from "./creator-stats.js";
 
 /*
  * Rosters of game sessions inside a transaction: members in join order,
@@ -62,7 +63,11 @@ export async function removeMember(tx: Tx, session: GameSessionRow, member: Sess
   await tx.delete(tables.sessionMembers, member.id);
   if (member.playId) {
     const play = await tx.get(tables.plays, member.playId);
-    if (play && play.leftAt === null) await tx.put(tables.plays, { ...play, leftAt: Math.max(play.joinedAt, endedAt) });
+    if (play && play.leftAt === null) {
+      const leftAt = Math.max(play.joinedAt, endedAt);
+      await tx.put(tables.plays, { ...play, leftAt });
+      await recordPlayEnded(tx, play, leftAt);
+    }
   }
   const remaining = await membersOf(tx, session.id);
   const updated: GameSessionRow = {

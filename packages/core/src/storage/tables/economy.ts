@@ -3,7 +3,7 @@ import { defineTable } from "../port.js";
 /*
  * EconomyService's and CreatorService's tables: wallets and their ledger,
  * items and who owns them, orders (purchases), top-up orders, payouts,
- * per-creator daily aggregates and sequence counters.
+ * per-creator and per-experience daily aggregates and sequence counters.
  *
  * Money rule: every change of a wallet bucket is a ledger row, written in the
  * same transaction; each bucket of a wallet equals the sum of that bucket's
@@ -207,9 +207,9 @@ export const payouts = defineTable<PayoutRow>()({
 });
 
 /**
- * A creator's figures of one UTC day, kept up to date as sales are recorded
- * and as plays are counted, so the overview reads a few rows instead of every
- * play. `id` is `${creatorId}:${day}`.
+ * A creator's figures of one UTC day, kept up to date in the transaction that
+ * records each play and each sale, so the overview reads a few rows instead
+ * of every play. `id` is `${creatorId}:${day}`.
  */
 export interface CreatorDailyRow {
   id: string;
@@ -232,19 +232,51 @@ export const creatorDaily = defineTable<CreatorDailyRow>()({
 });
 
 /**
- * How far a creator's visits are counted into `creatorDaily`, per experience:
- * the experience's `visits` counter when last counted, and the last play
- * counted (its `joinedAt` and id, a cursor in `plays.byExperience`).
+ * An experience's play figures of one UTC day (the day plays started), kept
+ * up to date as plays start and end, so analytics read one row per day.
+ * `id` is `${experienceId}:${day}`.
  */
-export interface VisitTallyRow {
-  creatorId: string;
-  experiences: Record<string, { seen: number; joinedAt: number; playId: string }>;
+export interface ExperienceDailyRow {
+  id: string;
+  experienceId: string;
+  /** `YYYY-MM-DD` */
+  day: string;
+  /** Plays started. */
+  visits: number;
+  /** Distinct players who started a play. */
+  uniquePlayers: number;
+  /** Plays of the day that ended, and their summed length in ms (the mean session length). */
+  endedPlays: number;
+  playMs: number;
 }
 
-export const visitTallies = defineTable<VisitTallyRow>()({
-  name: "visit_tallies",
-  primaryKey: (row) => row.creatorId,
-  indexes: {},
+export const experienceDaily = defineTable<ExperienceDailyRow>()({
+  name: "experience_daily",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byExperience: { key: (row) => [row.experienceId, row.day] },
+  },
+});
+
+/**
+ * That a player started at least one play of an experience on a UTC day:
+ * what makes unique players and day-1 retention exact without the plays.
+ * `id` is `${experienceId}:${day}:${userId}`.
+ */
+export interface PlayerDayRow {
+  id: string;
+  experienceId: string;
+  userId: string;
+  /** The day's first instant (00:00 UTC), ms. */
+  dayStart: number;
+}
+
+export const playerDays = defineTable<PlayerDayRow>()({
+  name: "player_days",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byExperience: { key: (row) => [row.experienceId, row.dayStart] },
+  },
 });
 
 /** A named sequence (ledger rows, items, orders, payouts): a total order where the clock may tie. */

@@ -7,7 +7,7 @@
  *
  *   node --conditions=@playfield/source --import tsx bench/catalog.bench.ts
  */
-import { createMatcher, searchTerms, tables, type ExperienceRow } from "@playfield/core";
+import { createMatcher, searchFields, tables, type ExperienceRow } from "@playfield/core";
 import { createMemoryServer } from "@playfield/server-memory";
 import { formatDuration, medianMs } from "./lib/measure.js";
 
@@ -33,7 +33,8 @@ for (let i = 0; i < COUNT; i++) {
 await server.deps.storage.transact(async (tx) => {
   for (const row of rows) {
     await tx.put(tables.experiences, row);
-    for (const term of searchTerms(`${row.title} ${row.genre}`)) await tx.put(tables.experienceTerms, { id: `${term}:${row.id}`, term, experienceId: row.id });
+    const fields = searchFields(row.title, row.genre);
+    for (const term of fields.words) await tx.put(tables.experienceTerms, { id: `${term}:${row.id}`, term, experienceId: row.id, words: [...fields.words], title: fields.title });
   }
   // 200 open sessions and 2,000 plays in the last day, on random experiences.
   for (let i = 0; i < 200; i++) {

@@ -64,18 +64,45 @@ export function matchRank(query: string, title: string, genre = ""): number {
   return createMatcher(query)(title, genre);
 }
 
+/** What search ranking reads of a title (with its genre), normalised once: the term index stores it. */
+export interface SearchFields {
+  /** `searchTerms` of the title and genre. */
+  words: readonly string[];
+  /** `normalizeText` of the title alone. */
+  title: string;
+}
+
+/** The `SearchFields` of a title and its genre. */
+export function searchFields(title: string, genre = ""): SearchFields {
+  return { words: searchTerms(genre ? `${title} ${genre}` : title), title: normalizeText(title) };
+}
+
 /** `matchRank` for one query and many titles: the query is cut into terms once. */
 export function createMatcher(query: string): (title: string, genre?: string) => number {
+  const rank = createFieldMatcher(query);
+  return (title, genre = "") => rank(searchFields(title, genre));
+}
+
+/** `matchRank` on titles already cut into `SearchFields`: no normalisation per title. */
+export function createFieldMatcher(query: string): (fields: SearchFields) => number {
   const terms = searchTerms(query);
   const q = normalizeText(query);
-  return (title, genre = "") => {
+  // Plain loops: this runs once per search candidate (thousands per query).
+  return ({ words, title }) => {
     if (terms.length === 0) return 0;
-    const words = searchTerms(genre ? `${title} ${genre}` : title);
     // Query terms and words are cut to the same length, so a prefix test covers long words too.
-    if (!terms.every((term) => words.some((word) => word.startsWith(term)))) return 0;
-    const t = normalizeText(title);
-    if (t === q) return 3;
-    if (t.startsWith(q)) return 2;
+    for (const term of terms) {
+      let found = false;
+      for (const word of words) {
+        if (word.startsWith(term)) {
+          found = true;
+          break;
+        }
+      }
+      if (!found) return 0;
+    }
+    if (title === q) return 3;
+    if (title.startsWith(q)) return 2;
     return 1;
   };
 }

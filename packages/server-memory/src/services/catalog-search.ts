@@ -1,32 +1,43 @@
-import { createMatcher, DISCOVERY, searchTerms, tables, type ExperienceRow, type Tx } from "@playfield/core";
+import {
+  createFieldMatcher, cursorOf, DISCOVERY, searchFields, searchTerms, tables, type ExperienceRow, type Query, type Tx,
+} from "@playfield/core";
 
 /*
  * The search index of public experiences: one row per word of the title and
  * genre (`experience_terms`), kept in step with the experience by every
- * CatalogService write that changes a title, genre or visibility. A query
- * reads the rows of its rarest term (a prefix range, counted in O(log n)),
- * at most DISCOVERY.searchCandidatesMax of them, and checks the other terms
- * on the candidates' titles.
+ * CatalogService write that changes a title, genre or visibility. Each row
+ * also holds the experience's normalised title and words, so a query ranks
+ * its candidates on the index rows alone. A query reads the rows of its
+ * rarest term (a prefix range, counted in O(log n)), at most
+ * DISCOVERY.searchCandidatesMax of them; the few best matches (titles that
+ * start with the query) are read by id, the others either by id too (when
+ * few) or picked out of a walk of the visits index (when many: they are then
+ * dense there, so the walk stops after a few pages).
  */
 
 /** Brings an experience's search terms in line with its row: its title and genre words while public, none otherwise. */
 export async function syncTerms(tx: Tx, experience: ExperienceRow): Promise<void> {
-  const wanted = experience.visibility === "public" ? searchTerms(`${experience.title} ${experience.genre}`) : [];
+  const fields = searchFields(experience.title, experience.genre);
+  const wanted = experience.visibility === "public" ? fields.words : [];
   const existing = await tx.query(tables.experienceTerms, "byExperience", { equals: [experience.id] });
   for (const row of existing) if (!wanted.includes(row.term)) await tx.delete(tables.experienceTerms, row.id);
   for (const term of wanted) {
-    if (!existing.some((row) => row.term === term)) {
-      await tx.put(tables.experienceTerms, { id: `${term}:${experience.id}`, term, experienceId: experience.id });
-    }
+    const row = existing.find((candidate) => candidate.term === term);
+    if (row && row.title === fields.title && sameWords(row.words, fields.words)) continue;
+    await tx.put(tables.experienceTerms, { id: `${term}:${experience.id}`, term, experienceId: experience.id, words: [...fields.words], title: fields.title });
   }
 }
+
+const sameWords = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((word, i) => word === b[i]);
 
 const prefixRange = (term: string) => ({ gte: term, lt: `${term}\uffff` });
 
 /** Rows whose title and genre hold every term of `query` as a word prefix, best match first, then most visited. */
-export async function searchExperiences(tx: Tx, query: string, keep: (row: ExperienceRow) => boolean, limit: number): Promise<ExperienceRow[]> {
+export async function searchExperiences(
+  tx: Tx, query: string, genre: string, keep: (row: ExperienceRow) => boolean, limit: number,
+): Promise<ExperienceRow[]> {
   const terms = searchTerms(query);
-  if (terms.length === 0) return [];
+  if (terms.length === 0 || limit === 0) return [];
   let rarest = terms[0]!, fewest = Infinity;
   for (const term of terms) {
     const count = await tx.count(tables.experienceTerms, "byTerm", { range: prefixRange(term) });
@@ -34,19 +45,62 @@ export async function searchExperiences(tx: Tx, query: string, keep: (row: Exper
     if (count === 0) return [];
   }
   const candidates = await tx.query(tables.experienceTerms, "byTerm", { range: prefixRange(rarest), limit: DISCOVERY.searchCandidatesMax });
-  const rank = createMatcher(query);
-  const seen = new Set<string>();
-  const hits: { row: ExperienceRow; rank: number }[] = [];
+  const rank = createFieldMatcher(query);
+  // Match rank per experience (a prefix can hit two words of one title: the first row decides, they hold the same fields).
+  const ranks = new Map<string, number>();
+  let plain = 0;
   for (const candidate of candidates) {
-    if (seen.has(candidate.experienceId)) continue;
-    seen.add(candidate.experienceId);
-    const row = await tx.get(tables.experiences, candidate.experienceId);
-    if (!row || row.visibility !== "public" || !keep(row)) continue;
-    const match = rank(row.title, row.genre);
-    if (match > 0) hits.push({ row, rank: match });
+    if (ranks.has(candidate.experienceId)) continue;
+    const match = rank(candidate);
+    ranks.set(candidate.experienceId, match);
+    if (match === 1) plain += 1;
+  }
+
+  const index = genre ? "publicByGenreVisits" : "publicByVisits";
+  const scope: Query = genre ? { equals: [genre] } : {};
+  // Reading each plain match by id costs one read per match; walking the
+  // visits index costs about limit × rows / matches rows read 100 a page.
+  const walkPlain = plain * plain > limit * (await tx.count(tables.experiences, index, scope));
+
+  const hits: { row: ExperienceRow; rank: number }[] = [];
+  for (const [id, match] of ranks) {
+    if (match === 0 || (match === 1 && walkPlain)) continue;
+    const row = await tx.get(tables.experiences, id);
+    if (row && row.visibility === "public" && keep(row)) hits.push({ row, rank: match });
   }
   hits.sort((a, b) => b.rank - a.rank || compareByVisits(a.row, b.row));
-  return hits.slice(0, limit).map((hit) => hit.row);
+  const best = hits.slice(0, limit).map((hit) => hit.row);
+  if (!walkPlain || best.length === limit) return best;
+  const rest = await mostVisitedOf(tx, index, scope, (row) => ranks.get(row.id) === 1, keep, plain, limit - best.length);
+  return [...best, ...rest];
+}
+
+/**
+ * The `want` most visited rows of a visits index that `matches` and `keep`
+ * accept, in `compareByVisits` order; the walk ends early once the `total`
+ * rows that match were all read. The index orders
+ * ties by id alone, so rows as visited as the last one wanted are read too
+ * before the final sort.
+ */
+async function mostVisitedOf(
+  tx: Tx, index: string, scope: Query, matches: (row: ExperienceRow) => boolean, keep: (row: ExperienceRow) => boolean,
+  total: number, want: number,
+): Promise<ExperienceRow[]> {
+  const picked: ExperienceRow[] = [];
+  let seen = 0;
+  let after: Query["after"];
+  walk: for (;;) {
+    const page = await tx.query(tables.experiences, index, { ...scope, order: "desc", limit: 100, ...(after ? { after } : {}) });
+    for (const row of page) {
+      if (picked.length >= want && row.visits < picked[want - 1]!.visits) break walk;
+      if (!matches(row)) continue;
+      if (keep(row)) picked.push(row);
+      if (++seen === total) break walk;
+    }
+    if (page.length < 100) break;
+    after = cursorOf(tables.experiences, index, page[page.length - 1]!);
+  }
+  return picked.sort(compareByVisits).slice(0, want);
 }
 
 /** Most visited first, then newest, then by id: the tie-break of every discovery order. */

@@ -131,6 +131,9 @@ export interface ExperienceTermRow {
   id: string;
   term: string;
   experienceId: string;
+  /** The experience's normalised title and words (`searchFields`), so ranking reads no experience and normalises nothing. */
+  words: string[];
+  title: string;
 }
 
 export const experienceTerms = defineTable<ExperienceTermRow>()({

@@ -76,6 +76,8 @@ export const plays = defineTable<PlayRow>()({
   indexes: {
     byExperience: { key: (row) => [row.experienceId, row.joinedAt] },
     byUser: { key: (row) => [row.userId, row.joinedAt] },
+    /** Every play by join time: `trending` and `up_and_coming` read a window's plays as one range. */
+    byTime: { key: (row) => [row.joinedAt] },
     /** Plays of an experience by user: unique players and day-1 retention. */
     byExperienceUser: { key: (row) => [row.experienceId, row.userId, row.joinedAt] },
   },

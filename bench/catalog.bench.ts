@@ -1,13 +1,13 @@
 /*
  * Discovery over 10,000 public experiences: ListExperiences `popular` and
- * `search` (and `top_rated`, `trending`) through the in-process handler,
+ * `search` (and `top_rated`, `trending`, `up_and_coming`) through the in-process handler,
  * against a plain array sort / filter of the same rows measured in the same
  * run. Rows are written straight to storage, as CatalogService writes them
  * (search terms included), with visits, votes and open sessions spread over them.
  *
  *   node --conditions=@playfield/source --import tsx bench/catalog.bench.ts
  */
-import { createMatcher, searchFields, tables, type ExperienceRow } from "@playfield/core";
+import { createMatcher, searchFields, tables, type ExperienceRow, type PlayRow } from "@playfield/core";
 import { createMemoryServer } from "@playfield/server-memory";
 import { formatDuration, medianMs } from "./lib/measure.js";
 
@@ -21,6 +21,7 @@ let seed = 42;
 const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
 const now = server.clock.now();
 const rows: ExperienceRow[] = [];
+const plays: PlayRow[] = [];
 for (let i = 0; i < COUNT; i++) {
   const title = `${WORDS[Math.floor(random() * WORDS.length)]} ${WORDS[Math.floor(random() * WORDS.length)]} ${i}`;
   rows.push({
@@ -43,7 +44,9 @@ await server.deps.storage.transact(async (tx) => {
   }
   for (let i = 0; i < 2_000; i++) {
     const row = rows[Math.floor(random() ** 2 * COUNT)]!;
-    await tx.put(tables.plays, { id: `ply_${i}`, experienceId: row.id, userId: `usr_${i}`, sessionId: "gs", joinedAt: now - Math.floor(random() * 86_000_000), leftAt: null });
+    const play = { id: `ply_${i}`, experienceId: row.id, userId: `usr_${i}`, sessionId: "gs", joinedAt: now - Math.floor(random() * 86_000_000), leftAt: null };
+    plays.push(play);
+    await tx.put(tables.plays, play);
   }
 });
 
@@ -63,6 +66,13 @@ const searchArray = (query: string) => {
   return rows.filter((row) => matches(row.title, row.genre) > 0).sort((a, b) => b.visits - a.visits).slice(0, 20);
 };
 
+/** Most joined over the plays array (every bench play is in the last day and every experience younger than 30 days). */
+const joinedArray = () => {
+  const joins = new Map<string, number>();
+  for (const play of plays) joins.set(play.experienceId, (joins.get(play.experienceId) ?? 0) + 1);
+  return [...joins.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20);
+};
+
 const cases: [string, () => unknown, () => unknown][] = [
   ["popular, limit 20", () => call({ sort: "popular" }), popularArray],
   ["popular, limit 100", () => call({ sort: "popular", limit: 100 }), () => [...rows].sort((a, b) => b.visits - a.visits).slice(0, 100)],
@@ -71,7 +81,8 @@ const cases: [string, () => unknown, () => unknown][] = [
   ["search \"dragon ninja\" (2 terms)", () => call({ sort: "search", query: "dragon ninja" }), () => searchArray("dragon ninja")],
   ["search \"tyc\" (prefix)", () => call({ sort: "search", query: "tyc" }), () => searchArray("tyc")],
   ["top_rated", () => call({ sort: "top_rated" }), () => [...rows].sort((a, b) => b.upVotes / (b.upVotes + b.downVotes + 1) - a.upVotes / (a.upVotes + a.downVotes + 1)).slice(0, 20)],
-  ["trending", () => call({ sort: "trending" }), popularArray],
+  ["trending", () => call({ sort: "trending" }), joinedArray],
+  ["up_and_coming", () => call({ sort: "up_and_coming" }), joinedArray],
 ];
 
 console.log(`\n### ListExperiences over ${COUNT.toLocaleString("en")} public experiences, in process (median of 31)\n`);

@@ -137,6 +137,29 @@ describe.each(TRANSPORTS)("CatalogService.listExperiences (%s)", (kind) => {
     expect(titles(await t.client().catalog.listExperiences({ sort: "up_and_coming" }))).toEqual(["Rising", "Newer"]);
   });
 
+  it("should list up_and_coming the same when the week's plays are fewer than the young experiences", async () => {
+    await using t = await testServer(kind);
+    const ada = await member(t);
+    const veteran = await publishedExperience(ada, { title: "Veteran" });
+    await t.server.deps.storage.transact(async (tx) => {
+      const row = (await tx.get(tables.experiences, veteran.id))!;
+      await tx.put(tables.experiences, { ...row, createdAt: row.createdAt - 40 * DAY });
+    });
+    const older = await publishedExperience(ada, { title: "Older" });
+    t.server.clock.advance(1000);
+    const newer = await publishedExperience(ada, { title: "Newer" });
+    const rising = await publishedExperience(ada, { title: "Rising" });
+    for (const title of ["Quiet 1", "Quiet 2", "Quiet 3"]) await publishedExperience(ada, { title });
+    const now = t.server.clock.now();
+    await plays(t, veteran.id, 1);
+    await plays(t, rising.id, 2);
+    await plays(t, older.id, 1);
+    await plays(t, newer.id, 1);
+    await plays(t, newer.id, 3, now - 8 * DAY);
+    // Equal joins: newest first.
+    expect(titles(await t.client().catalog.listExperiences({ sort: "up_and_coming" }))).toEqual(["Rising", "Newer", "Older"]);
+  });
+
   it("should list recent plays of the caller, friends' plays, and experiences the caller tests; nothing for anonymous callers", async () => {
     await using t = await testServer(kind);
     const ada = await member(t), bob = await member(t), cy = await member(t), dee = await member(t);

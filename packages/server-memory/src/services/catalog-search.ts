@@ -9,10 +9,10 @@ import {
  * also holds the experience's normalised title and words, so a query ranks
  * its candidates on the index rows alone. A query reads the rows of its
  * rarest term (a prefix range, counted in O(log n)), at most
- * DISCOVERY.searchCandidatesMax of them; the few best matches (titles that
- * start with the query) are read by id, the others either by id too (when
- * few) or picked out of a walk of the visits index (when many: they are then
- * dense there, so the walk stops after a few pages).
+ * DISCOVERY.searchCandidatesMax of them. The matches of each rank (exact
+ * title, title starting with the query, other) are read by id when few, or
+ * picked out of a walk of the visits index when many: they are then dense
+ * there, so the walk stops after a page or two.
  */
 
 /** Brings an experience's search terms in line with its row: its title and genre words while public, none otherwise. */
@@ -48,31 +48,37 @@ export async function searchExperiences(
   const rank = createFieldMatcher(query);
   // Match rank per experience (a prefix can hit two words of one title: the first row decides, they hold the same fields).
   const ranks = new Map<string, number>();
-  let plain = 0;
+  const tiers: string[][] = [[], [], [], []];
   for (const candidate of candidates) {
     if (ranks.has(candidate.experienceId)) continue;
     const match = rank(candidate);
     ranks.set(candidate.experienceId, match);
-    if (match === 1) plain += 1;
+    tiers[match]!.push(candidate.experienceId);
   }
 
+  // Best rank first, each rank's rows most visited first: one rank at a time, until `limit` rows.
   const index = genre ? "publicByGenreVisits" : "publicByVisits";
   const scope: Query = genre ? { equals: [genre] } : {};
-  // Reading each plain match by id costs one read per match; walking the
-  // visits index costs about limit × rows / matches rows read 100 a page.
-  const walkPlain = plain * plain > limit * (await tx.count(tables.experiences, index, scope));
-
-  const hits: { row: ExperienceRow; rank: number }[] = [];
-  for (const [id, match] of ranks) {
-    if (match === 0 || (match === 1 && walkPlain)) continue;
-    const row = await tx.get(tables.experiences, id);
-    if (row && row.visibility === "public" && keep(row)) hits.push({ row, rank: match });
+  const rows = await tx.count(tables.experiences, index, scope);
+  const out: ExperienceRow[] = [];
+  for (let tier = 3; tier >= 1 && out.length < limit; tier--) {
+    const ids = tiers[tier]!;
+    if (ids.length === 0) continue;
+    const want = limit - out.length;
+    // Reading each match by id costs one read per match; walking the visits
+    // index costs about want × rows / matches rows, read 100 a page.
+    if (ids.length * ids.length > want * rows) {
+      out.push(...(await mostVisitedOf(tx, index, scope, (row) => ranks.get(row.id) === tier, keep, ids.length, want)));
+      continue;
+    }
+    const hits: ExperienceRow[] = [];
+    for (const id of ids) {
+      const row = await tx.get(tables.experiences, id);
+      if (row && row.visibility === "public" && keep(row)) hits.push(row);
+    }
+    out.push(...hits.sort(compareByVisits).slice(0, want));
   }
-  hits.sort((a, b) => b.rank - a.rank || compareByVisits(a.row, b.row));
-  const best = hits.slice(0, limit).map((hit) => hit.row);
-  if (!walkPlain || best.length === limit) return best;
-  const rest = await mostVisitedOf(tx, index, scope, (row) => ranks.get(row.id) === 1, keep, plain, limit - best.length);
-  return [...best, ...rest];
+  return out;
 }
 
 /**

@@ -282,7 +282,8 @@ const canon = (v, depth) => {
           const k = keys[0];
           trail[depth] = k;
           const x = v[k];
-          out = "{" + quoteKey(k) + ":" + (typeof x === "number" && isFiniteNumber(x) ? "" + x : canon(x, depth + 1)) + "}";
+          const q = quoted[k];
+          out = "{" + (q !== undefined ? q : quoteKey(k)) + ":" + (typeof x === "number" && isFiniteNumber(x) ? "" + x : canon(x, depth + 1)) + "}";
         } else {
           apply(sortArray, keys, []);
           const parts = [];
@@ -326,6 +327,8 @@ const callHandler = (name, fn, args) => {
 // the same text answers "=" instead of sending it again.
 let committed = "{}";
 let ticking = false;
+// onTick's argument list, reused: apply copies it into the call's frame.
+const tickArgs = [0];
 /** Checks and commits this.state: its canonical JSON, or "=" when unchanged. */
 const save = () => {
   if (asyncFaults.length > 0) {
@@ -374,7 +377,8 @@ return {
     if (!ticking) return "-";
     // callHandler inlined: the fewer functions a tick runs, the less memory it touches.
     current = "onTick";
-    const result = apply(def.onTick, instance, [dt]);
+    tickArgs[0] = dt;
+    const result = apply(def.onTick, instance, tickArgs);
     if (result instanceof PromiseCtor) watch(result, "onTick");
     return save();
   },

@@ -186,8 +186,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       result.value.dispose();
       return text;
     };
+    const quickTick = direct.bind2(quickTickFn);
     const drain = () => {
-      if (!runtime.hasPendingJob()) return;
+      if (!direct.hasPendingJob()) return;
       const result = runtime.executePendingJobs(-1);
       if (result.error) throw new CallFailed(result.error);
       result.dispose();
@@ -247,7 +248,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       try {
         let state = body();
         if (state === NOTHING_RAN || state === TIMERS_DUE) return true;
-        if (runtime.hasPendingJob()) {
+        if (direct.hasPendingJob()) {
           drain();
           state = callText(saveFn);
         }
@@ -323,9 +324,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           // The usual tick: one call runs onTick and saves, unless a timer is due.
           let due = false;
           going = attempt(faults, budget, () => {
-            const answer = callText(quickTickFn, simNow, dt);
-            due = answer === TIMERS_DUE;
-            return answer;
+            const answer = quickTick(simNow, dt);
+            if (answer.error) throw new CallFailed(answer.error);
+            due = answer.text === TIMERS_DUE;
+            return answer.text;
           });
           if (!due) return { fuelUsed: Math.min(budget, spentBefore + (going ? meter.used() : 0)), faults };
         }

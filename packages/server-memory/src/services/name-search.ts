@@ -23,14 +23,16 @@ export interface SearchSubject {
   otherNames: string[];
 }
 
-/** How one kind of subject is searched: its name index, and the live subject of an id (null: not shown to this caller). */
+/** How one kind of subject is searched: its name index, its names, and the row of an id the caller may see. */
 export interface SearchSource<Row> {
   kind: "u" | "g";
   table: TableDef<Row>;
   /** An index of `table` keyed by `[nameKey]`. */
   nameIndex: string;
   nameKeyOf(row: Row): string;
-  load(id: string): Promise<SearchSubject | null>;
+  subjectOf(row: Row): SearchSubject;
+  /** The live row of an id, or null when it is not shown to this caller. */
+  load(id: string): Promise<Row | null>;
 }
 
 const PAGE = 64;
@@ -64,23 +66,24 @@ async function dropTerms(tx: Tx, source: SearchSourceRow): Promise<void> {
 }
 
 /**
- * The best `limit` subjects for a normalized query, best first. Reads pages
- * in rank order and stops as soon as `limit` subjects are shown.
+ * The best `limit` rows for a normalized query, best first. Reads pages in
+ * rank order and stops as soon as `limit` rows are shown.
  */
-export async function searchNames<Row>(tx: Tx, from: SearchSource<Row>, query: string, limit: number): Promise<SearchSubject[]> {
-  const found: SearchSubject[] = [];
+export async function searchNames<Row>(tx: Tx, from: SearchSource<Row>, query: string, limit: number): Promise<Row[]> {
+  const found: Row[] = [];
   const seen = new Set<string>();
   if (!query) return found;
 
   const consider = async (id: string, tier: (t: number) => boolean, text: string | null): Promise<void> => {
     if (seen.has(id)) return;
-    const subject = await from.load(id);
-    if (!subject) return;
+    const row = await from.load(id);
+    if (!row) return;
+    const subject = from.subjectOf(row);
     const match = matchName(query, subject.nameKey, subject.otherNames);
     // A stale term, or a name that ranks in another tier or at another text, is read there instead.
     if (!match || !tier(match.tier) || (text !== null && match.text !== text)) return;
     seen.add(id);
-    found.push(subject);
+    found.push(row);
   };
 
   // Tiers 0 and 1: the name index, from the query on, while names start with it.

@@ -130,21 +130,16 @@ export const groupMethods: ServiceImpl<typeof SocialService> = {
     const viewer = viewerId(ctx);
     const limit = req.limit || SEARCH_DEFAULT_LIMIT;
     return ctx.deps.storage.transact(async (tx) => {
-      const rows = new Map<string, GroupRow>();
       const found = await searchNames(tx, {
         kind: "g",
         table: tables.groups,
         nameIndex: "byNameKey",
         nameKeyOf: (row) => row.nameKey,
-        async load(id) {
-          const group = await tx.get(tables.groups, id);
-          if (!group) return null;
-          rows.set(id, group);
-          return groupSubject(group);
-        },
+        subjectOf: groupSubject,
+        load: async (id) => (await tx.get(tables.groups, id)) ?? null,
       }, query, limit);
       const groups: Group[] = [];
-      for (const subject of found) groups.push(await groupView(tx, rows.get(subject.id)!, viewer));
+      for (const group of found) groups.push(await groupView(tx, group, viewer));
       return { groups };
     });
   },

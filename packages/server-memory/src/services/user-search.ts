@@ -29,19 +29,17 @@ export async function syncUserNames(tx: Tx): Promise<void> {
 /** Users matching a normalized query, best first: live accounts only, and never one who blocked the viewer. */
 export async function searchUsers(tx: Tx, query: string, limit: number, viewerId: string | null): Promise<UserRow[]> {
   await syncUserNames(tx);
-  const rows = new Map<string, UserRow>();
-  const found = await searchNames(tx, {
+  return searchNames(tx, {
     kind: "u",
     table: tables.users,
     nameIndex: "byUsername",
     nameKeyOf: (row) => row.usernameKey,
+    subjectOf: userSubject,
     async load(id) {
       const user = await tx.get(tables.users, id);
       if (!user || user.deletedAt !== null || user.guest) return null;
       if (viewerId !== null && viewerId !== id && (await hasBlocked(tx, id, viewerId))) return null;
-      rows.set(id, user);
-      return userSubject(user);
+      return user;
     },
   }, query, limit);
-  return found.map((subject) => rows.get(subject.id)!);
 }

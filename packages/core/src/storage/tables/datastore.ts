@@ -48,18 +48,10 @@ export const datastoreEntries = defineTable<DatastoreEntryRow>()({
 });
 
 /** An old value: the entry as it was before a write replaced it or a Delete removed it. */
-export interface DatastoreHistoryRow {
+export interface DatastoreHistoryRow extends Omit<DatastoreEntryRow, "id" | "bytes"> {
   /** `${entryId}#${version}` */
   id: string;
   entryId: string;
-  experienceId: string;
-  store: string;
-  scope: DatastoreScope;
-  ownerId: string;
-  key: string;
-  value: string;
-  version: number;
-  updatedAt: number;
   /** When a write replaced this value or a Delete removed it; the retention period runs from here. */
   replacedAt: number;
   /** True when a Delete removed it (no newer version followed at that time). */

@@ -58,4 +58,23 @@ describe("any body to any method", () => {
     const other = await server.fetch(new Request("http://playfield.test/nowhere"));
     expect([other.status, ((await other.json()) as { code: string }).code]).toEqual([404, "not_found"]);
   });
+
+  it("should read snake_case names and int64 as a JSON string or number, and write int64 as strings with defaults left out", async () => {
+    const server = createMemoryServer();
+    const signUp = await rpc(server.fetch, "/svc.platform.v1.IdentityService/SignUp", {
+      username: "snake_case_1", password: "long enough pw", birthdate: "1990-01-01", display_name: "Snake", unknown_field: 1,
+    });
+    expect(signUp.status).toBe(200);
+    expect(signUp.body.expiresInSeconds).toBe("900");
+    expect((signUp.body.me as { user: { displayName: string } }).user.displayName).toBe("Snake");
+    expect(signUp.body.me).not.toHaveProperty("guest");
+    const user = await server.seed.user();
+    const game = await server.seed.gameToken(user);
+    const path = "/svc.platform.v1.DatastoreService/IncrementOrdered";
+    expect((await rpc(server.fetch, path, { store: "wins", delta: "5" }, game)).body).toEqual({ value: "5" });
+    expect((await rpc(server.fetch, path, { store: "wins", delta: 2 }, game)).body).toEqual({ value: "7" });
+    const bad = await rpc(server.fetch, path, { store: "wins", delta: "2.5" }, game);
+    expect([bad.status, bad.body.code]).toEqual([400, "invalid_argument"]);
+    expect(String(bad.body.message)).toMatch(/^delta: /);
+  });
 });

@@ -130,7 +130,7 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
   ];
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error("playfield: internal error", error));
   const rpc = createRpcHandler(deps, createRouter(implementations), onInternalError);
-  const handle = createFetchHandler(rpc, rawRoutes);
+  const handle = createFetchHandler(rpc, rawRoutes, onInternalError);
   return {
     handle,
     rpc,

@@ -21,7 +21,7 @@ export function toResponse(answer: Answer): Response {
  * to the raw routes; anything else is `not_found` (or `unimplemented` for a
  * path shaped like a method).
  */
-export function createFetchHandler(rpc: RpcHandler, rawRoutes: RawRoute[] = []): FetchHandler {
+export function createFetchHandler(rpc: RpcHandler, rawRoutes: RawRoute[] = [], onInternalError: (error: unknown) => void = () => {}): FetchHandler {
   return async (request, env = {}) => {
     const url = new URL(request.url);
     const route = rpc.route(url.pathname);
@@ -35,7 +35,14 @@ export function createFetchHandler(rpc: RpcHandler, rawRoutes: RawRoute[] = []):
       return toResponse(answer);
     }
     for (const raw of rawRoutes) {
-      const response = await raw(request, url);
+      let response: Response | null;
+      try {
+        response = await raw(request, url);
+      } catch (error) {
+        // A route's bug answers `internal`, like an RPC's: never a rejected fetch.
+        onInternalError(error);
+        return toResponse(errorAnswer(new PlayfieldError(Code.Internal, "internal error")));
+      }
       if (response) return response;
     }
     const rpcLike = /^\/[\w.]+\/\w+$/.test(url.pathname);

@@ -77,4 +77,32 @@ describe("any body to any method", () => {
     expect([bad.status, bad.body.code]).toEqual([400, "invalid_argument"]);
     expect(String(bad.body.message)).toMatch(/^delta: /);
   });
+
+  it("should answer any path, method and body on the non-RPC routes without a 500 or a rejected fetch", async () => {
+    const server = createMemoryServer({ onInternalError: (error) => { throw error; } });
+    const user = await server.seed.user();
+    const segment = fc.oneof(fc.string(), fc.constantFrom("%ZZ", "%", "..", "%E0%A4%A", "%00", user.userId, "a".repeat(64)));
+    const path = fc.tuple(fc.constantFrom("avatars", "content", "checkout", "admin", "realtime", "healthz", ".well-known"), segment, fc.constantFrom("", "/headshot.svg", "/reports"))
+      .map(([first, second, tail]) => `/${first}/${second.replace(/[/?#]/g, "")}${tail}`);
+    await fc.assert(
+      fc.asyncProperty(path, fc.constantFrom("GET", "POST", "HEAD", "PUT"), fc.string(), async (p, method, body) => {
+        let url: URL;
+        try {
+          url = new URL(p, "http://playfield.test");
+        } catch {
+          return;
+        }
+        const init: RequestInit = method === "GET" || method === "HEAD" ? { method } : { method, body, headers: { "content-type": "application/x-www-form-urlencoded" } };
+        const response = await server.fetch(url, init);
+        expect(response.status).toBeLessThan(500);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("should answer 404 for malformed percent-encoding in a headshot or checkout path", async () => {
+    const server = createMemoryServer({ onInternalError: (error) => { throw error; } });
+    expect((await server.fetch("http://playfield.test/avatars/%ZZ/headshot.svg")).status).toBe(404);
+    expect((await server.fetch("http://playfield.test/checkout/%E0%A4%A")).status).toBe(404);
+  });
 });

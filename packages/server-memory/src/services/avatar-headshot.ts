@@ -2,6 +2,7 @@ import { proportionFactor, tables, type AvatarRow } from "@playfield/core";
 import type { RawRoute } from "../fetch-handler.js";
 import type { ServerDeps } from "../server-deps.js";
 import { defaultAvatar } from "./avatar.js";
+import { decodeSegment } from "./path-segment.js";
 
 /*
  * The headshot every UserSummary points at: an SVG the server draws from the
@@ -40,8 +41,8 @@ export function headshotRoute(deps: ServerDeps): RawRoute {
   return async (request, url) => {
     const match = request.method === "GET" ? HEADSHOT_PATH.exec(url.pathname) : null;
     if (!match) return null;
-    const userId = decodeURIComponent(match[1]!);
-    const avatar = await deps.storage.transact(async (tx) => {
+    const userId = decodeSegment(match[1]!);
+    const avatar = userId === null ? null : await deps.storage.transact(async (tx) => {
       const user = await tx.get(tables.users, userId);
       if (!user || user.deletedAt !== null) return null;
       return (await tx.get(tables.avatars, userId)) ?? defaultAvatar(userId, user.createdAt);

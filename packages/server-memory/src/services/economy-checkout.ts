@@ -3,6 +3,7 @@ import type { RawRoute } from "../fetch-handler.js";
 import type { ServerDeps } from "../server-deps.js";
 import { cancelTopUp, completeTopUp, type TopUpOutcome } from "./economy-top-up.js";
 import { CHECKOUT_PATH } from "./payments/index.js";
+import { decodeSegment } from "./path-segment.js";
 
 /*
  * The sandbox checkout page: `GET /checkout/<orderId>` shows the order with
@@ -33,7 +34,8 @@ const OUTCOME_TEXT: Record<TopUpOutcome, string> = {
 export function checkoutRoute(deps: ServerDeps): RawRoute {
   return async (request, url) => {
     if (!url.pathname.startsWith(CHECKOUT_PATH) || deps.config.environment === "production") return null;
-    const orderId = decodeURIComponent(url.pathname.slice(CHECKOUT_PATH.length));
+    const orderId = decodeSegment(url.pathname.slice(CHECKOUT_PATH.length));
+    if (orderId === null) return page(404, "No such order", "<p>This checkout link is not valid.</p>");
     if (request.method === "GET") {
       const order = await deps.storage.transact((tx) => tx.get(tables.topUpOrders, orderId));
       if (!order) return page(404, "No such order", "<p>This checkout link is not valid.</p>");

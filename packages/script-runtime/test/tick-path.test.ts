@@ -40,4 +40,31 @@ export default { init() { return { n: 0 } }, onTick() { calls += 1; this.state.n
     expect(idle.fuel_used).toBeGreaterThan(0);
     expect(idle.fuel_used).toBeLessThan(1_000);
   });
+
+  it("should keep objects by their own data, as JSON.stringify does: a class instance, and a shared object in each place", async () => {
+    const runtime = newRuntime();
+    const source = `class Point { constructor(x) { this.x = x } get twice() { return this.x * 2 } }
+export default { onTick() { const shared = { k: 1 }; this.state = { p: new Point(3), a: shared, b: [shared] } } }`;
+    await runtime.run("script.load", { name: "s", source });
+    await runtime.step(1);
+    expect(await entry(runtime, "s")).toMatchObject({ faults: 0, state_hash: stateHash('{"a":{"k":1},"b":[{"k":1}],"p":{"x":3}}') });
+  });
+
+  it("should fault a state with an accessor property, naming the problem", async () => {
+    const runtime = newRuntime();
+    await runtime.run("script.load", { name: "s", source: "export default { init() { return { n: 1 } }, onTick() { Object.defineProperty(this.state, 'g', { get() { return 1 }, enumerable: true }) } }" });
+    await runtime.step(1);
+    expect(await entry(runtime, "s")).toMatchObject({ faults: 1, last_fault: "onTick: TypeError: only value properties are supported", state_hash: stateHash('{"n":1}') });
+  });
+
+  it("should charge a state's size in fuel, a unit per byte of its binary JSON, changed or not", async () => {
+    const runtime = newRuntime();
+    await runtime.run("script.load", { name: "small", source: "export default { init() { return { n: 0 } }, onTick() {} }" });
+    await runtime.run("script.load", { name: "large", source: "export default { init() { return { list: Array.from({ length: 10000 }, (_, i) => i + 0.5) } }, onTick() {} }" });
+    await runtime.step(2);
+    const [small, large] = [await entry(runtime, "small"), await entry(runtime, "large")];
+    // 9 bytes per double: at least 90,000 units for the large state, a few for the small one.
+    expect(large.fuel_used - small.fuel_used).toBeGreaterThanOrEqual(90_000);
+    expect(small.fuel_used).toBeLessThan(200);
+  });
 });

@@ -1,6 +1,8 @@
 import { createEngineCell } from "./engine-cell.js";
 import type { EngineCell } from "./engine-cell.js";
 import { probeCounterOffset } from "./counter-probe.js";
+import { probeBinaryState, probeValueTags } from "./answer-layout.js";
+import type { ValueTags } from "./answer-layout.js";
 
 /**
  * EnginePool hands out room for scripts in shared engine cells: a new cell
@@ -15,6 +17,8 @@ import { probeCounterOffset } from "./counter-probe.js";
 export interface EnginePool {
   /** Byte offset of QuickJS's interrupt counter in its JSContext (probed once). */
   readonly counterOffset: number;
+  /** How this build tags the answers that are not a state (probed once). */
+  readonly valueTags: ValueTags;
   /** A cell with room for `memoryLimit` bytes, reserved for the caller. */
   acquire(memoryLimit: number): Promise<EngineCell>;
   release(cell: EngineCell, memoryLimit: number): void;
@@ -28,12 +32,15 @@ export interface EnginePoolOptions {
   cellBytes: number;
 }
 
-/** Creates a pool; the first cell is made at once so the counter can be probed. */
+/** Creates a pool; the first cell is made at once so the build's layout can be probed. */
 export async function createEnginePool(options: EnginePoolOptions): Promise<EnginePool> {
   const cells: EngineCell[] = [await createEngineCell(options.cellBytes)];
   const counterOffset = probeCounterOffset(cells[0]!);
+  const valueTags = probeValueTags(cells[0]!);
+  probeBinaryState(cells[0]!);
   return {
     counterOffset,
+    valueTags,
     async acquire(memoryLimit) {
       let cell = cells.find((c) => !c.broken && c.free() >= memoryLimit);
       if (!cell) {

@@ -1,3 +1,5 @@
+import { MAX_STATE_DEPTH } from "../state/binary-state.js";
+
 /**
  * The sandbox prelude: JavaScript that runs in each script's QuickJS context
  * before the script. It closes every door to nondeterminism and code
@@ -6,9 +8,9 @@
  * they charge fuel, and returns the functions the host drives the script
  * with. Nothing of it stays reachable from the script's global scope.
  *
- * Called as `prelude(charge, log, seedA, seedB, seedC, seedD, epochMs, maxStateBytes)`.
+ * Called as `prelude(charge, log, seedA, seedB, seedC, seedD, epochMs)`.
  */
-export const PRELUDE_SOURCE = String.raw`(function (hostCharge, hostLog, seedA, seedB, seedC, seedD, epochMs, maxStateBytes) {
+export const PRELUDE_SOURCE = String.raw`(function (hostCharge, hostLog, seedA, seedB, seedC, seedD, epochMs) {
 "use strict";
 const G = globalThis;
 const O = Object;
@@ -22,7 +24,6 @@ const apply = Reflect.apply;
 const construct = Reflect.construct;
 const stringify = JSON.stringify;
 const parse = JSON.parse;
-const sortArray = Array.prototype.sort;
 const pushArray = Array.prototype.push;
 const spliceArray = Array.prototype.splice;
 const joinArray = Array.prototype.join;
@@ -220,11 +221,12 @@ const logLine = (level) => function (...args) {
 hide(G, "console", { log: logLine("log"), info: logLine("info"), warn: logLine("warn"), error: logLine("error"), debug: logLine("debug") });
 
 // --- state ------------------------------------------------------------------
-const MAX_DEPTH = 64;
+// The host reads this.state as binary JSON after every handler. When it
+// finds something that is not JSON data, check walks the state to say where.
+const MAX_DEPTH = ${MAX_STATE_DEPTH};
 class StateError extends ErrorCtor {}
-// The objects and keys on the path being written, by depth: cycles are
-// found among the ancestors, and a fault's path is spelled out only when
-// there is a fault.
+// The objects and keys on the path being checked, by depth: cycles are
+// found among the ancestors.
 const ancestors = [];
 const trail = [];
 const pathTo = (depth) => {
@@ -232,72 +234,35 @@ const pathTo = (depth) => {
   for (let i = 0; i < depth; i++) path += typeof trail[i] === "number" ? "[" + trail[i] + "]" : "." + trail[i];
   return path;
 };
-// Keys in JSON form, remembered: the same keys come back every tick. The
-// table is emptied when it grows large, so it costs the script little memory.
-let quoted = create(null);
-let quotedCount = 0;
-const quoteKey = (k) => {
-  let q = quoted[k];
-  if (q === undefined) {
-    if (quotedCount >= 4096) { quoted = create(null); quotedCount = 0; }
-    q = stringify(k);
-    quoted[k] = q;
-    quotedCount += 1;
-  }
-  return q;
-};
 const notJson = (depth, what) => new StateError("this.state is not JSON data: " + pathTo(depth) + " is " + what);
-const canon = (v, depth) => {
-  if (v === null) return "null";
+const check = (v, depth) => {
+  if (v === null) return;
   switch (typeof v) {
-    case "string": return stringify(v);
-    case "boolean": return v ? "true" : "false";
+    case "string": case "boolean": return;
     case "number":
       if (!isFiniteNumber(v)) throw notJson(depth, StringCtor(v));
-      return "" + v; // the same text JSON.stringify gives a finite number
+      return;
     case "object": {
       if (depth >= MAX_DEPTH) throw notJson(depth, "nested deeper than " + MAX_DEPTH + " levels");
       for (let i = 0; i < depth; i++) if (ancestors[i] === v) throw notJson(depth, "a cycle");
       ancestors[depth] = v;
-      let out;
-      // Finite numbers are written in place below: no call per number (the usual leaf).
       if (isArray(v)) {
-        const n = v.length;
-        const parts = [];
-        for (let i = 0; i < n; i++) {
+        for (let i = 0; i < v.length; i++) {
           trail[depth] = i;
           if (!(i in v)) throw notJson(depth + 1, "a hole");
-          parts[i] = canon(v[i], depth + 1);
+          check(v[i], depth + 1);
         }
-        out = "[" + apply(joinArray, parts, [","]) + "]";
       } else {
         const proto = getPrototypeOf(v);
         if (proto !== ObjectProto && proto !== null) throw notJson(depth, "an object that is not plain data" + (typeof v.constructor === "function" && v.constructor.name ? " (" + v.constructor.name + ")" : ""));
         const keys = objectKeys(v);
-        const n = keys.length;
-        if (n === 0) {
-          out = "{}";
-        } else if (n === 1) {
-          // Most objects in a state are small: no array to join for one key.
-          const k = keys[0];
-          trail[depth] = k;
-          const x = v[k];
-          const q = quoted[k];
-          out = "{" + (q !== undefined ? q : quoteKey(k)) + ":" + (typeof x === "number" && isFiniteNumber(x) ? "" + x : canon(x, depth + 1)) + "}";
-        } else {
-          apply(sortArray, keys, []);
-          const parts = [];
-          for (let i = 0; i < n; i++) {
-            const k = keys[i];
-            trail[depth] = k;
-            const x = v[k];
-            parts[i] = quoteKey(k) + ":" + (typeof x === "number" && isFiniteNumber(x) ? "" + x : canon(x, depth + 1));
-          }
-          out = "{" + apply(joinArray, parts, [","]) + "}";
+        for (let i = 0; i < keys.length; i++) {
+          trail[depth] = keys[i];
+          check(v[keys[i]], depth + 1);
         }
       }
       ancestors[depth] = null;
-      return out;
+      return;
     }
     default: throw notJson(depth, typeof v === "undefined" ? "undefined" : "a " + typeof v);
   }
@@ -323,26 +288,28 @@ const callHandler = (name, fn, args) => {
   current = name;
   watch(apply(fn, instance, args), name);
 };
-// The canonical JSON of the last state the host committed: a save that finds
-// the same text answers "=" instead of sending it again.
-let committed = "{}";
 let ticking = false;
 // onTick's argument list, reused: apply copies it into the call's frame.
 const tickArgs = [0];
-/** Checks and commits this.state: its canonical JSON, or "=" when unchanged. */
-const save = () => {
+/**
+ * The answer of a handler call: this.state itself, which the host writes as
+ * binary JSON (native code) and reads as canonical JSON. An await that
+ * faulted since is thrown instead. A state of undefined or a symbol is
+ * refused here, since those values mean "nothing ran" and "a timer is due".
+ */
+const settle = () => {
   if (asyncFaults.length > 0) {
     const [name, e] = asyncFaults[0];
     asyncFaults.length = 0;
     current = name + " (after await)";
     throw e;
   }
-  const json = canon(instance.state, 0);
-  if (json === committed) return "=";
-  if (json.length > maxStateBytes) throw new StateError("this.state is larger than max_state_bytes (" + maxStateBytes + ")");
-  committed = json;
-  return json;
+  const state = instance.state;
+  if (state === undefined || typeof state === "symbol") check(state, 0);
+  return state;
 };
+/** quickTick's answer when a timer is due, so the host takes the long way. */
+const TIMERS_DUE = Symbol("timers due");
 
 return {
   /** Makes the instance from the module's namespace; returns whether init ran. */
@@ -362,30 +329,30 @@ return {
   },
   onLoad(reloaded) {
     if (typeof def.onLoad === "function") callHandler("onLoad", def.onLoad, [{ reloaded }]);
-    return save();
+    return settle();
   },
   /** Whether the script has onTick (asked once, after onLoad). */
   hasTick() { ticking = typeof def.onTick === "function"; return ticking; },
   /**
-   * A tick without events in one call: "!" (nothing ran) when a timer is
-   * due, so the host takes the long way; "-" when there is no onTick;
-   * otherwise onTick runs and the state is saved.
+   * A tick without events in one call: TIMERS_DUE (nothing ran) when a
+   * timer is due, so the host takes the long way; undefined when there is
+   * no onTick; otherwise onTick runs and the state is the answer.
    */
   quickTick(simNow, dt) {
-    if (timers.length > 0 && timers[0].due <= simNow) return "!";
+    if (timers.length > 0 && timers[0].due <= simNow) return TIMERS_DUE;
     now = simNow;
-    if (!ticking) return "-";
+    if (!ticking) return undefined;
     // callHandler inlined: the fewer functions a tick runs, the less memory it touches.
     current = "onTick";
     tickArgs[0] = dt;
     const result = apply(def.onTick, instance, tickArgs);
     if (result instanceof PromiseCtor) watch(result, "onTick");
-    return save();
+    return settle();
   },
   tick(simNow, dt) {
     now = simNow;
     callHandler("onTick", def.onTick, [dt]);
-    return save();
+    return settle();
   },
   /** Fires the earliest timer due by upTo; returns the next due time or -1. */
   fireNext(upTo) {
@@ -407,12 +374,14 @@ return {
     const on = def.on;
     const fn = on !== null && typeof on === "object" && typeof on[eventName] === "function" ? on[eventName]
       : typeof def.onEvent === "function" ? def.onEvent : undefined;
-    if (fn === undefined) return "";
+    if (fn === undefined) return undefined;
     callHandler("event " + eventName, fn, fn === def.onEvent ? [eventName, data] : [data]);
-    return save();
+    return settle();
   },
-  save,
-  restore(stateJson) { asyncFaults.length = 0; ancestors.length = 0; instance.state = parse(stateJson); committed = stateJson; },
+  settle,
+  /** Throws why this.state is not JSON data, naming where (the host found that it is not). */
+  explain() { check(instance.state, 0); return ""; },
+  restore(stateJson) { asyncFaults.length = 0; ancestors.length = 0; instance.state = parse(stateJson); },
   current() { return current; },
   describe,
 };

@@ -1,12 +1,15 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten";
 import type { EngineCell } from "./engine-cell.js";
 import { contextPointer } from "./counter-probe.js";
+import type { ValueTags } from "./answer-layout.js";
 import { createDirectCalls } from "./direct-calls.js";
+import type { DirectAnswer } from "./direct-calls.js";
 import { createFuelMeter } from "./fuel-meter.js";
 import type { FuelMeter } from "./fuel-meter.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
 import { normalizeModuleName } from "./module-names.js";
 import { MAX_SOURCE_NESTING, sourceNesting } from "./source-nesting.js";
+import { MAX_STATE_DEPTH, readCanonicalState } from "../state/binary-state.js";
 
 /** Where a script's imports come from: a module path (e.g. `lib/math.js`) to its source. */
 export type ModuleSource = (path: string) => string | undefined;
@@ -15,6 +18,8 @@ export type ModuleSource = (path: string) => string | undefined;
 export interface SandboxOptions {
   cell: EngineCell;
   counterOffset: number;
+  /** How this build tags the answers that are not a state (probed once per pool). */
+  valueTags: ValueTags;
   name: string;
   memoryLimitBytes: number;
   maxStackBytes: number;
@@ -86,13 +91,14 @@ export interface Sandbox {
 
 const HOUSEKEEPING_FUEL = 50_000_000;
 
-// Answers of the prelude's save and quickTick that are not a state.
-/** The state's canonical JSON is what the host last committed. */
-const UNCHANGED = "=";
-/** quickTick ran nothing: a timer is due, so the tick takes the long way. */
-const TIMERS_DUE = "!";
-/** quickTick ran nothing: the script has no onTick. */
-const NOTHING_RAN = "-";
+/** A state read from a handler's answer, committed once the whole call succeeds. */
+interface StateRead {
+  json: string;
+  /** Its binary JSON: the next answer with the same bytes is the same state. */
+  bytes: Uint8Array;
+}
+/** What a handler call settled to: nothing ran, a timer is due, the state as committed, or a new state. */
+type Settled = "nothing" | "timers due" | "unchanged" | StateRead;
 
 /** Creates a sandbox with the prelude installed (no script loaded yet). */
 export function createSandbox(options: SandboxOptions): Sandbox {
@@ -130,7 +136,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
     meter.begin(HOUSEKEEPING_FUEL);
     const preludeFn = keep(ctx.unwrapResult(ctx.evalCode(PRELUDE_SOURCE, "prelude.js", { type: "global", strict: true })));
-    const args = [charge, log, ...options.seed.map((w) => ctx.newNumber(w | 0)), ctx.newNumber(options.epochMs), ctx.newNumber(options.maxStateBytes)];
+    const args = [charge, log, ...options.seed.map((w) => ctx.newNumber(w | 0)), ctx.newNumber(options.epochMs)];
     const apiResult = ctx.callFunction(preludeFn, ctx.undefined, args);
     for (const a of args.slice(2)) a.dispose();
     const api = keep(ctx.unwrapResult(apiResult));
@@ -150,7 +156,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const nextDueFn = fn("nextDue");
     const setNowFn = fn("setNow");
     const eventFn = fn("event");
-    const saveFn = fn("save");
+    const settleFn = fn("settle");
+    const explainFn = fn("explain");
     const restoreFn = fn("restore");
     const currentFn = fn("current");
     const describeFn = fn("describe");
@@ -172,21 +179,66 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       result.value.dispose();
       return text;
     };
-    const direct = createDirectCalls(ctx, cell.heap32);
-    /** Calls an API function that answers a string; with numbers only, directly (the per-tick calls). */
-    const callText = (f: QuickJSHandle, ...values: (number | string)[]): string => {
-      if (values.every((v) => typeof v === "number")) {
-        const answer = direct.call(f, ...(values as number[]));
-        if (answer.error) throw new CallFailed(answer.error);
-        return answer.text;
+    const direct = createDirectCalls(ctx, cell.heap32, options.valueTags);
+    let committedBytes: Uint8Array | undefined;
+    /**
+     * Reads what a handler call answered. A state is charged a fuel unit per
+     * byte of its binary JSON; the same bytes as the committed state mean
+     * no change, so only a changed state is read as canonical JSON.
+     */
+    const settle = (answer: DirectAnswer): Settled => {
+      switch (answer.kind) {
+        case "thrown": throw new CallFailed(answer.error);
+        case "nothing":
+        case "timers due": return answer.kind;
+        case "out of memory": throw new ScriptFailure(`out of memory (memory limit ${options.memoryLimitBytes} bytes)`);
+        case "unwritable": {
+          try {
+            explain();
+          } catch (error) {
+            answer.error.dispose();
+            throw error;
+          }
+          throw new CallFailed(answer.error);
+        }
+        case "state": {
+          const { bytes, start, end } = answer;
+          try {
+            meter.charge(end - start);
+            if (meter.exhausted()) throw new ScriptFailure("out of fuel");
+            if (committedBytes !== undefined && sameBytes(bytes, start, end, committedBytes)) return "unchanged";
+            const reading = readCanonicalState(bytes, start, end, MAX_STATE_DEPTH, options.maxStateBytes);
+            if (reading.tooLarge) throw new ScriptFailure(`this.state is larger than max_state_bytes (${options.maxStateBytes})`);
+            if (reading.problem !== undefined) {
+              explain();
+              throw new ScriptFailure(`this.state is not JSON data: ${reading.problem}`);
+            }
+            return { json: reading.json, bytes: bytes.slice(start, end) };
+          } finally {
+            direct.release(start);
+          }
+        }
       }
-      const result = call(f, ...values);
-      if (result.error) throw new CallFailed(result.error);
-      const text = ctx.getString(result.value);
-      result.value.dispose();
-      return text;
     };
+    /** Throws where this.state is not JSON data, when the prelude's check can say (it runs under the call's fuel). */
+    const explain = () => {
+      const result = ctx.callFunction(explainFn, ctx.undefined);
+      if (result.error) throw new CallFailed(result.error);
+      result.value.dispose();
+    };
+    /** Calls an API function with numbers and settles its answer. */
+    const callSettled = (f: QuickJSHandle, ...numbers: number[]): Settled => settle(direct.call(f, ...numbers));
     const quickTick = direct.bind2(quickTickFn);
+    // The usual tick's call, made once (a tick makes no closure): its
+    // arguments and whether a timer turned out to be due.
+    let tickNow = 0;
+    let tickDt = 0;
+    let timersDue = false;
+    const quickBody = (): Settled => {
+      const settled = settle(quickTick(tickNow, tickDt));
+      timersDue = settled === "timers due";
+      return settled;
+    };
     const drain = () => {
       if (!direct.hasPendingJob()) return;
       const result = runtime.executePendingJobs(-1);
@@ -240,19 +292,24 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         isBroken = true;
       }
     };
+    const commit = (settled: Settled) => {
+      if (typeof settled !== "object") return;
+      committed = settled.json;
+      committedBytes = settled.bytes;
+    };
     let hasTick = false;
     /** Fuel of the current step's finished attempts that faulted (the meter restarts after a fault). */
     let spentBefore = 0;
     /** Runs one handler call; returns false when the script must stop for this tick. */
-    const attempt = (faults: HandlerFault[], budget: number, body: () => string): boolean => {
+    const attempt = (faults: HandlerFault[], budget: number, body: () => Settled): boolean => {
       try {
-        let state = body();
-        if (state === NOTHING_RAN || state === TIMERS_DUE) return true;
+        let settled = body();
+        if (settled === "nothing" || settled === "timers due") return true;
         if (direct.hasPendingJob()) {
           drain();
-          state = callText(saveFn);
+          settled = callSettled(settleFn);
         }
-        if (state !== "" && state !== UNCHANGED) committed = state;
+        commit(settled);
         return true;
       } catch (error) {
         if (!isScriptFailure(error)) throw new EngineFailure(error);
@@ -298,12 +355,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           if (stateJson !== undefined) stateArg.dispose();
           if (attached.error) throw new CallFailed(attached.error);
           attached.value.dispose();
-          let state = callText(onLoadFn, stateJson === undefined ? 0 : 1);
-          if (runtime.hasPendingJob()) {
+          let settled = callSettled(onLoadFn, stateJson === undefined ? 0 : 1);
+          if (direct.hasPendingJob()) {
             drain();
-            state = callText(saveFn);
+            settled = callSettled(settleFn);
           }
-          if (state !== UNCHANGED) committed = state;
+          commit(settled);
           const used = meter.used();
           hasTick = housekeeping(() => callString(hasTickFn)) === "true";
           return used;
@@ -322,30 +379,35 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         let going = true;
         if (events.length === 0) {
           // The usual tick: one call runs onTick and saves, unless a timer is due.
-          let due = false;
-          going = attempt(faults, budget, () => {
-            const answer = quickTick(simNow, dt);
-            if (answer.error) throw new CallFailed(answer.error);
-            due = answer.text === TIMERS_DUE;
-            return answer.text;
-          });
-          if (!due) return { fuelUsed: Math.min(budget, spentBefore + (going ? meter.used() : 0)), faults };
+          tickNow = simNow;
+          tickDt = dt;
+          timersDue = false;
+          going = attempt(faults, budget, quickBody);
+          if (!timersDue) return { fuelUsed: Math.min(budget, spentBefore + (going ? meter.used() : 0)), faults };
         }
         let next = Number(callString(nextDueFn));
         while (going && next !== -1 && next <= simNow) {
           going = attempt(faults, budget, () => {
             callString(fireNextFn, simNow);
-            return callText(saveFn);
+            return callSettled(settleFn);
           });
           // Awaits resumed by the timer may have set new timers: look again.
           if (going) next = Number(callString(nextDueFn));
         }
         for (const event of events) {
           if (!going) break;
-          going = attempt(faults, budget, () => callText(eventFn, simNow, event.name, event.dataJson));
+          going = attempt(faults, budget, () => {
+            const result = call(eventFn, simNow, event.name, event.dataJson);
+            if (result.error) throw new CallFailed(result.error);
+            try {
+              return settle(direct.read(result.value));
+            } finally {
+              result.value.dispose();
+            }
+          });
         }
         if (going) {
-          if (hasTick) going = attempt(faults, budget, () => callText(tickFn, simNow, dt));
+          if (hasTick) going = attempt(faults, budget, () => callSettled(tickFn, simNow, dt));
           else callString(setNowFn, simNow);
         }
         const fuelUsed = Math.min(budget, spentBefore + (going ? meter.used() : 0));
@@ -372,6 +434,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     runtime.dispose();
     throw error;
   }
+}
+
+/** Whether `bytes[start, end)` holds the same bytes as `other`. */
+function sameBytes(bytes: Uint8Array, start: number, end: number, other: Uint8Array): boolean {
+  if (end - start !== other.length) return false;
+  for (let i = 0; i < other.length; i++) if (bytes[start + i] !== other[i]) return false;
+  return true;
 }
 
 /** A call into the sandbox failed; `handle` is the thrown value. */

@@ -187,6 +187,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
       sandbox = createSandbox({
         cell,
         counterOffset: engines.counterOffset,
+        valueTags: engines.valueTags,
         name,
         memoryLimitBytes: memoryLimit,
         maxStackBytes: config.max_stack_bytes,

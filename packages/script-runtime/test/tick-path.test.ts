@@ -67,4 +67,25 @@ export default { onTick() { const shared = { k: 1 }; this.state = { p: new Point
     expect(large.fuel_used - small.fuel_used).toBeGreaterThanOrEqual(90_000);
     expect(small.fuel_used).toBeLessThan(200);
   });
+
+  it("should give onTick the simulated time of its tick, across quick ticks, timers, events and a pause", async () => {
+    const runtime = newRuntime({ config: { tick_ms: 40 } });
+    const source = `export default {
+  init() { return { seen: [] } },
+  onLoad() { setTimeout(() => {}, 100) },
+  on: { ping() {} },
+  onTick(dt) { this.state.seen.push([Date.now(), dt]) },
+}`;
+    await runtime.run("script.load", { name: "s", source });
+    await runtime.step(3); // tick 3 runs the timer first (due at 100 ms)
+    runtime.emit("ping", {});
+    await runtime.step(1);
+    await runtime.run("script.pause", { name: "s" });
+    await runtime.step(2);
+    await runtime.run("script.resume", { name: "s" });
+    await runtime.step(2);
+    // onTick ran on ticks 1-4 and 7-8 (the pause applied on tick 5, the resume on tick 7).
+    const seen = [1, 2, 3, 4, 7, 8].map((tick) => [tick * 40, 40]);
+    expect(await entry(runtime, "s")).toMatchObject({ faults: 0, state_hash: stateHash(JSON.stringify({ seen })) });
+  });
 });

@@ -36,6 +36,8 @@ export interface DirectCalls {
    * scripts, each object a tick reads is likely out of the cache).
    */
   bind2(fn: QuickJSHandle): (a: number, b: number) => DirectAnswer;
+  /** The same for a call of `fn` with no arguments (nothing to allocate in the engine). */
+  bind0(fn: QuickJSHandle): () => DirectAnswer;
   /** Reads the answer of a call made through the public API (the handle is kept by the caller). */
   read(result: QuickJSHandle): DirectAnswer;
   /** Frees the bytes of a state answer. */
@@ -130,6 +132,10 @@ export function createDirectCalls(context: QuickJSContext, heap32: Int32Array, t
         ffi.QTS_FreeValuePointer(ctx, second);
         return answer(result, true);
       };
+    },
+    bind0(fn) {
+      const fnPointer = fn.value;
+      return () => answer(ffi.QTS_Call(ctx, fnPointer, undefinedValue, 0, argv), true);
     },
     read: (result) => answer(result.value, false),
     release: (start) => module._free(start),

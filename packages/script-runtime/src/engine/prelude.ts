@@ -291,6 +291,8 @@ const callHandler = (name, fn, args) => {
 let ticking = false;
 // onTick's argument list, reused: apply copies it into the call's frame.
 const tickArgs = [0];
+// The dt of the last quick tick, for the next one.
+let tickDt = 0;
 /**
  * The answer of a handler call: this.state itself, which the host writes as
  * binary JSON (native code) and reads as canonical JSON. An await that
@@ -310,6 +312,27 @@ const settle = () => {
 };
 /** quickTick's answer when a timer is due, so the host takes the long way. */
 const TIMERS_DUE = Symbol("timers due");
+
+/**
+ * A tick without events in one call: TIMERS_DUE (nothing ran) when a
+ * timer is due, so the host takes the long way; undefined when there is
+ * no onTick; otherwise onTick runs and the state is the answer. Called
+ * with no arguments, it is the tick after the last quick tick, by the same
+ * dt (the host passes none: each would be an allocation in the engine).
+ */
+const quickTick = (simNow, dt) => {
+  if (simNow === undefined) { simNow = now + tickDt; dt = tickDt; }
+  if (timers.length > 0 && timers[0].due <= simNow) return TIMERS_DUE;
+  now = simNow;
+  tickDt = dt;
+  if (!ticking) return undefined;
+  // callHandler inlined: the fewer functions a tick runs, the less memory it touches.
+  current = "onTick";
+  tickArgs[0] = dt;
+  const result = apply(def.onTick, instance, tickArgs);
+  if (result instanceof PromiseCtor) watch(result, "onTick");
+  return settle();
+};
 
 return {
   /** Makes the instance from the module's namespace; returns whether init ran. */
@@ -333,22 +356,7 @@ return {
   },
   /** Whether the script has onTick (asked once, after onLoad). */
   hasTick() { ticking = typeof def.onTick === "function"; return ticking; },
-  /**
-   * A tick without events in one call: TIMERS_DUE (nothing ran) when a
-   * timer is due, so the host takes the long way; undefined when there is
-   * no onTick; otherwise onTick runs and the state is the answer.
-   */
-  quickTick(simNow, dt) {
-    if (timers.length > 0 && timers[0].due <= simNow) return TIMERS_DUE;
-    now = simNow;
-    if (!ticking) return undefined;
-    // callHandler inlined: the fewer functions a tick runs, the less memory it touches.
-    current = "onTick";
-    tickArgs[0] = dt;
-    const result = apply(def.onTick, instance, tickArgs);
-    if (result instanceof PromiseCtor) watch(result, "onTick");
-    return settle();
-  },
+  quickTick,
   tick(simNow, dt) {
     now = simNow;
     callHandler("onTick", def.onTick, [dt]);

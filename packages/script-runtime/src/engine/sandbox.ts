@@ -229,14 +229,22 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     /** Calls an API function with numbers and settles its answer. */
     const callSettled = (f: QuickJSHandle, ...numbers: number[]): Settled => settle(direct.call(f, ...numbers));
     const quickTick = direct.bind2(quickTickFn);
+    const nextTick = direct.bind0(quickTickFn);
     // The usual tick's call, made once (a tick makes no closure): its
     // arguments and whether a timer turned out to be due.
     let tickNow = 0;
     let tickDt = 0;
     let timersDue = false;
+    // The script's clock and dt after the last quick tick that ran, when
+    // nothing has moved its clock since: the next tick then needs no arguments.
+    let lastNow = Number.NaN;
+    let lastDt = Number.NaN;
     const quickBody = (): Settled => {
-      const settled = settle(quickTick(tickNow, tickDt));
+      const follows = tickDt === lastDt && tickNow === lastNow + tickDt;
+      lastNow = Number.NaN;
+      const settled = settle(follows ? nextTick() : quickTick(tickNow, tickDt));
       timersDue = settled === "timers due";
+      if (!timersDue) { lastNow = tickNow; lastDt = tickDt; }
       return settled;
     };
     const drain = () => {
@@ -385,6 +393,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           going = attempt(faults, budget, quickBody);
           if (!timersDue) return { fuelUsed: Math.min(budget, spentBefore + (going ? meter.used() : 0)), faults };
         }
+        lastNow = Number.NaN; // the long way moves the script's clock
         let next = Number(callString(nextDueFn));
         while (going && next !== -1 && next <= simNow) {
           going = attempt(faults, budget, () => {
@@ -414,6 +423,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         return { fuelUsed, faults };
       },
       setNow(simNow) {
+        lastNow = Number.NaN;
         housekeeping(() => callString(setNowFn, simNow));
       },
       broken: () => isBroken,

@@ -111,4 +111,27 @@ describe("hostile scripts", () => {
       "[tick 1] n did not load: module: source is nested deeper than 200 levels",
     ]);
   });
+
+  it("should keep a player's script that hoards memory from starving the creator's and other players' scripts", async () => {
+    // Each script's QuickJS limit counts allocations, not bytes, so a hoarder
+    // of 1 MiB buffers fills its engine cell; cells are per tenant, so only
+    // the hoarder's own cell fills.
+    const limit = 4 * 1024 * 1024;
+    const runtime = newRuntime({
+      scriptsPerCell: 4,
+      config: { players: "everyone", forbid: [], memory_limit_bytes: limit, player_memory_limit_bytes: limit, fuel_per_tick: 50_000_000, player_fuel_per_tick: 50_000_000 },
+    });
+    const hoard = "const kept = []; export default { onTick() { for (let i = 0; i < 8; i++) kept.push(new Uint8Array(1 << 20)); this.state.mib = kept.length } }";
+    const busy = "export default { init() { return { ok: 0 } }, onTick() { const b = new Uint8Array(3 << 20); b[0] = 1; this.state.ok += b[0] } }";
+    await runtime.run("script.load", { name: "hoarder", source: hoard, player: "p1" });
+    await runtime.run("script.load", { name: "creator-busy", source: busy });
+    await runtime.run("script.load", { name: "player-busy", source: busy, player: "p2" });
+    await runtime.step(30);
+    const hoarder = await entry(runtime, "hoarder");
+    expect(hoarder.faults, "the hoarder filled its own cell").toBeGreaterThan(0);
+    expect(hoarder.last_fault).toMatch(/^onTick: (RangeError: )?out of memory/);
+    for (const name of ["creator-busy", "player-busy"]) {
+      expect(await entry(runtime, name), name).toMatchObject({ faults: 0, state_hash: stateHash('{"ok":30}') });
+    }
+  }, 60_000);
 });

@@ -9,25 +9,30 @@ const SLACK = 1.25;
 
 /**
  * EngineCell is one QuickJS WebAssembly module with a fixed-size memory that
- * hosts several scripts, each in its own QuickJS runtime with its own memory
- * limit. The memory can never grow, so the cell bounds what its scripts can
- * take from the host; its size covers the sum of their limits, so one
- * script's allocations never make a neighbour's fail.
+ * hosts several scripts of one tenant (the creator, or one player), each in
+ * its own QuickJS runtime with its own memory limit. The memory can never
+ * grow, so the cell bounds what its scripts can take from the host, in
+ * bytes; a script that hoards memory can starve only its own tenant's
+ * scripts (see docs/scripts.md, Memory).
  */
 export interface EngineCell {
   readonly module: QuickJSWASMModule;
+  /** Whose scripts the cell holds: "creator" or a player. */
+  readonly tenant: string;
   /** Int32 view of the whole memory (valid for the cell's life: the memory never grows). */
   readonly heap32: Int32Array;
   /** Bytes of script memory limits this cell can still take. */
   free(): number;
+  /** Bytes of script memory limits reserved in this cell. */
+  reserved(): number;
   reserve(bytes: number): void;
   release(bytes: number): void;
   /** Set when the module trapped: nothing in it may run again. */
   broken: boolean;
 }
 
-/** Creates a cell whose scripts' memory limits may add up to `capacityBytes`. */
-export async function createEngineCell(capacityBytes: number): Promise<EngineCell> {
+/** Creates a cell for `tenant`'s scripts, whose memory limits may add up to `capacityBytes`. */
+export async function createEngineCell(capacityBytes: number, tenant: string): Promise<EngineCell> {
   const pages = Math.ceil((BASE_BYTES + capacityBytes * SLACK) / PAGE);
   if (pages > 32_768) throw new RangeError(`an engine cell of ${capacityBytes} bytes exceeds the 2 GiB a QuickJS module can address`);
   const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
@@ -35,8 +40,10 @@ export async function createEngineCell(capacityBytes: number): Promise<EngineCel
   let reserved = 0;
   return {
     module,
+    tenant,
     heap32: new Int32Array(memory.buffer),
     free: () => capacityBytes - reserved,
+    reserved: () => reserved,
     reserve: (bytes) => { reserved += bytes; },
     release: (bytes) => { reserved -= bytes; },
     broken: false,

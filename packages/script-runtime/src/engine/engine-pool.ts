@@ -5,8 +5,10 @@ import { probeBinaryState, probeValueTags } from "./answer-layout.js";
 import type { ValueTags } from "./answer-layout.js";
 
 /**
- * EnginePool hands out room for scripts in shared engine cells: a new cell
- * is made when none has room for another script's memory limit.
+ * EnginePool hands out room for scripts in engine cells, each cell holding
+ * one tenant's scripts: a new cell is made when none of the tenant's has
+ * room for another script's memory limit, and a player's cell is dropped
+ * when its last script leaves.
  *
  * Why cells and not one module per script: a QuickJS module instance costs
  * 7–20 ms to create and ~250–330 KB resident, and V8 reserves address space
@@ -19,12 +21,15 @@ export interface EnginePool {
   readonly counterOffset: number;
   /** How this build tags the answers that are not a state (probed once). */
   readonly valueTags: ValueTags;
-  /** A cell with room for `memoryLimit` bytes, reserved for the caller. */
-  acquire(memoryLimit: number): Promise<EngineCell>;
+  /** A cell of `tenant`'s with room for `memoryLimit` bytes, reserved for the caller. */
+  acquire(memoryLimit: number, tenant: string): Promise<EngineCell>;
   release(cell: EngineCell, memoryLimit: number): void;
-  /** How many cells exist. */
-  cells(): number;
+  /** How many cells exist (for `tenant`'s scripts, when given). */
+  cells(tenant?: string): number;
 }
+
+/** The tenant of the creator's scripts; each player is a tenant of their own. */
+export const CREATOR_TENANT = "creator";
 
 /** Options of {@link createEnginePool}. */
 export interface EnginePoolOptions {
@@ -34,17 +39,17 @@ export interface EnginePoolOptions {
 
 /** Creates a pool; the first cell is made at once so the build's layout can be probed. */
 export async function createEnginePool(options: EnginePoolOptions): Promise<EnginePool> {
-  const cells: EngineCell[] = [await createEngineCell(options.cellBytes)];
+  const cells: EngineCell[] = [await createEngineCell(options.cellBytes, CREATOR_TENANT)];
   const counterOffset = probeCounterOffset(cells[0]!);
   const valueTags = probeValueTags(cells[0]!);
   probeBinaryState(cells[0]!);
   return {
     counterOffset,
     valueTags,
-    async acquire(memoryLimit) {
-      let cell = cells.find((c) => !c.broken && c.free() >= memoryLimit);
+    async acquire(memoryLimit, tenant) {
+      let cell = cells.find((c) => c.tenant === tenant && !c.broken && c.free() >= memoryLimit);
       if (!cell) {
-        cell = await createEngineCell(Math.max(options.cellBytes, memoryLimit));
+        cell = await createEngineCell(Math.max(options.cellBytes, memoryLimit), tenant);
         cells.push(cell);
       }
       cell.reserve(memoryLimit);
@@ -52,7 +57,10 @@ export async function createEnginePool(options: EnginePoolOptions): Promise<Engi
     },
     release(cell, memoryLimit) {
       cell.release(memoryLimit);
+      // A player's empty cell is dropped (its memory goes back to the host);
+      // the creator's stay, since creator scripts come and go on reloads.
+      if (cell.tenant !== CREATOR_TENANT && cell.reserved() === 0 && cells.includes(cell)) cells.splice(cells.indexOf(cell), 1);
     },
-    cells: () => cells.length,
+    cells: (tenant) => (tenant === undefined ? cells.length : cells.filter((c) => c.tenant === tenant).length),
   };
 }

@@ -3,7 +3,7 @@ import type { CommandRegistry } from "../commands/command-registry.js";
 import { scriptCommands } from "../commands/script-commands.js";
 import { resolveScriptConfig } from "../config/script-config.js";
 import type { ResolvedScriptConfig } from "../config/script-config.js";
-import { createEnginePool } from "../engine/engine-pool.js";
+import { CREATOR_TENANT, createEnginePool } from "../engine/engine-pool.js";
 import type { EnginePool } from "../engine/engine-pool.js";
 import type { EngineCell } from "../engine/engine-cell.js";
 import { EngineFailure, createSandbox } from "../engine/sandbox.js";
@@ -181,7 +181,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     const engines = await enginePool();
     const player = principal !== "creator";
     const memoryLimit = player ? config.player_memory_limit_bytes : config.memory_limit_bytes;
-    const cell = await engines.acquire(memoryLimit);
+    const cell = await engines.acquire(memoryLimit, player ? `player ${principal.player}` : CREATOR_TENANT);
     let sandbox: Sandbox | undefined;
     try {
       sandbox = createSandbox({

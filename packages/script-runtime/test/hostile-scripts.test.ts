@@ -134,4 +134,22 @@ describe("hostile scripts", () => {
       expect(await entry(runtime, name), name).toMatchObject({ faults: 0, state_hash: stateHash('{"ok":30}') });
     }
   }, 60_000);
+
+  it("should stop a script whose uncharged work runs past watchdog_ms, and keep the others ticking", async () => {
+    // Copying a 20,000-key object costs a fuel unit or two and ~2 ms: fuel
+    // alone would let one tick run for minutes.
+    const runtime = newRuntime({ config: { watchdog_ms: 300 } });
+    const spread = "const big = {}; for (let i = 0; i < 20000; i++) big['k' + i] = i; export default { onTick() { for (;;) { const copy = { ...big }; } } }";
+    await runtime.run("script.load", { name: "spread", source: spread });
+    await runtime.run("script.load", { name: "good", source: COUNTER });
+    await runtime.step(1);
+    const started = performance.now();
+    await runtime.step(1);
+    const elapsed = performance.now() - started;
+    expect(await entry(runtime, "spread")).toMatchObject({ faults: 2, last_fault: "onTick: ran longer than 300 ms of real time (watchdog_ms)", state_hash: stateHash("{}") });
+    expect(await entry(runtime, "good")).toMatchObject({ faults: 0, state_hash: stateHash('{"n":2}') });
+    // One tick: the watchdog's 300 ms plus the few hundred copies (at most) it takes to notice,
+    // where fuel alone would allow some 100,000 copies (minutes).
+    expect(elapsed).toBeLessThan(3_000);
+  }, 60_000);
 });

@@ -16,6 +16,8 @@ export const DEFAULT_SCRIPT_CONFIG = {
   max_source_bytes: 256 * KiB,
   player_max_source_bytes: 16 * KiB,
   max_state_bytes: 1 * MiB,
+  /** Real time one script's tick (or load) may take before it stops with a fault; 0 turns the watchdog off. */
+  watchdog_ms: 1_000,
   players: "owner" as PlayersSetting,
   deny: [] as string[],
   forbid: ["eval", "Function", "constructor", "__proto__", "import("],
@@ -44,6 +46,7 @@ export const ScriptConfig = z.object({
   max_source_bytes: positive(16 * MiB),
   player_max_source_bytes: positive(16 * MiB),
   max_state_bytes: positive(64 * MiB),
+  watchdog_ms: z.number().int().min(0).max(600_000),
   players: PlayersSetting,
   deny: z.array(z.string()),
   forbid: z.array(z.string().min(1)),

@@ -5,7 +5,7 @@ import type { ValueTags } from "./answer-layout.js";
 import { createDirectCalls } from "./direct-calls.js";
 import type { DirectAnswer } from "./direct-calls.js";
 import { createFuelMeter } from "./fuel-meter.js";
-import type { FuelMeter } from "./fuel-meter.js";
+import type { FuelMeter, Watchdog } from "./fuel-meter.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
 import { normalizeModuleName } from "./module-names.js";
 import { MAX_SOURCE_NESTING, sourceNesting } from "./source-nesting.js";
@@ -25,6 +25,8 @@ export interface SandboxOptions {
   maxStackBytes: number;
   /** Largest canonical JSON of `this.state`, in characters. */
   maxStateBytes: number;
+  /** Real time a metered call may run before it stops with a fault; 0: no limit (see {@link Watchdog}). */
+  watchdogMs: number;
   /** Fuel for evaluating the module and running `init` and `onLoad`. */
   loadFuel: number;
   /** Four 32-bit words seeding `Math.random`. */
@@ -115,10 +117,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const ctx = context;
     const counterIndex = (contextPointer(ctx) + options.counterOffset) >> 2;
     const heap = cell.heap32;
+    const watchdog: Watchdog | undefined = options.watchdogMs > 0 ? { now: () => performance.now(), limitMs: options.watchdogMs } : undefined;
     const meter: FuelMeter = createFuelMeter({
       read: () => heap[counterIndex]!,
       write: (v) => { heap[counterIndex] = v; },
-    });
+    }, watchdog);
     runtime.setInterruptHandler(() => meter.onInterrupt());
     runtime.setModuleLoader(
       (path) => {
@@ -253,7 +256,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (result.error) throw new CallFailed(result.error);
       result.dispose();
       // An interrupted job is not always reported as an error.
-      if (meter.exhausted()) throw new ScriptFailure("out of fuel");
+      if (meter.exhausted() || meter.overtime()) throw new ScriptFailure("stopped");
     };
     const housekeeping = <T>(f: () => T): T => {
       meter.begin(HOUSEKEEPING_FUEL);
@@ -263,12 +266,15 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     /** Turns a failed call into a fault, and rolls the state back. */
     const toFault = (error: unknown, budget: number): HandlerFault => {
       const exhausted = meter.exhausted();
+      const late = meter.overtime();
       return housekeeping(() => {
         let handler = "handler";
         try { handler = callString(currentFn); } catch (e) { disposeFailure(e); }
         let reason: string;
         if (exhausted) {
           reason = `out of fuel (fuel_per_tick ${budget})`;
+        } else if (late) {
+          reason = `ran longer than ${options.watchdogMs} ms of real time (watchdog_ms)`;
         } else if (error instanceof CallFailed) {
           try { reason = describeError(error.handle); } catch (e) { disposeFailure(e); reason = "failed"; }
         } else {
@@ -322,11 +328,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       } catch (error) {
         if (!isScriptFailure(error)) throw new EngineFailure(error);
         const used = meter.used();
-        const exhausted = meter.exhausted();
+        const stopped = meter.exhausted() || meter.overtime();
         faults.push(toFault(error, budget));
         rollback();
         spentBefore += used;
-        if (exhausted || spentBefore >= budget) return false;
+        if (stopped || spentBefore >= budget) return false;
         meter.begin(budget - spentBefore);
         return true;
       }

@@ -192,6 +192,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
         memoryLimitBytes: memoryLimit,
         maxStackBytes: config.max_stack_bytes,
         maxStateBytes: config.max_state_bytes,
+        watchdogMs: config.watchdog_ms,
         loadFuel: config.load_fuel,
         seed: scriptSeed(seed, name, loadTick),
         epochMs: epochMs + simMs,

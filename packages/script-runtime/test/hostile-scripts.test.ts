@@ -152,4 +152,22 @@ describe("hostile scripts", () => {
     // where fuel alone would allow some 100,000 copies (minutes).
     expect(elapsed).toBeLessThan(3_000);
   }, 60_000);
+
+  it("should cap each script's memory in bytes with isolation \"script\": a hoarder stops near its own limit and its neighbour runs on", async () => {
+    const MiB = 1024 * 1024;
+    const runtime = newRuntime({ config: { isolation: "script", memory_limit_bytes: 16 * MiB, fuel_per_tick: 5_000_000 } });
+    const hoard = "const kept = []; export default { init() { return { mib: 0 } }, onTick() { kept.push(new Uint8Array(1 << 20)); this.state.mib = kept.length } }";
+    const busy = "export default { init() { return { ok: 0 } }, onTick() { const b = new Uint8Array(3 << 20); b[0] = 1; this.state.ok += b[0] } }";
+    await runtime.run("script.load", { name: "hoarder", source: hoard });
+    await runtime.run("script.load", { name: "busy", source: busy });
+    await runtime.step(40);
+    const hoarder = await entry(runtime, "hoarder");
+    expect(hoarder.last_fault).toMatch(/^onTick: (RangeError: )?out of memory/);
+    // Its state keeps the count of the last buffer that fit: its 16 MiB (its runtime's own few hundred KiB aside).
+    const kept = Array.from({ length: 41 }, (_, n) => n).find((n) => stateHash(`{"mib":${n}}`) === hoarder.state_hash);
+    expect(kept).toBeGreaterThanOrEqual(15);
+    expect(kept).toBeLessThanOrEqual(16);
+    expect(hoarder.faults).toBe(40 - kept!);
+    expect(await entry(runtime, "busy")).toMatchObject({ faults: 0, state_hash: stateHash('{"ok":40}') });
+  }, 60_000);
 });

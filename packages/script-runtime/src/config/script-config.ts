@@ -18,6 +18,12 @@ export const DEFAULT_SCRIPT_CONFIG = {
   max_state_bytes: 1 * MiB,
   /** Real time one script's tick (or load) may take before it stops with a fault; 0 turns the watchdog off. */
   watchdog_ms: 1_000,
+  /**
+   * Which scripts share an engine cell (a fixed-size memory, the byte bound):
+   * "tenant" (the creator's scripts, or one player's) or "script" (each its
+   * own: a byte cap per script, at 7–20 ms and ~300 KB more per script).
+   */
+  isolation: "tenant" as "tenant" | "script",
   players: "owner" as PlayersSetting,
   deny: [] as string[],
   forbid: ["eval", "Function", "constructor", "__proto__", "import("],
@@ -47,6 +53,7 @@ export const ScriptConfig = z.object({
   player_max_source_bytes: positive(16 * MiB),
   max_state_bytes: positive(64 * MiB),
   watchdog_ms: z.number().int().min(0).max(600_000),
+  isolation: z.enum(["tenant", "script"]),
   players: PlayersSetting,
   deny: z.array(z.string()),
   forbid: z.array(z.string().min(1)),
@@ -57,7 +64,7 @@ export const ScriptConfig = z.object({
 export type ScriptConfig = z.infer<typeof ScriptConfig>;
 
 /** The configuration with every field filled in. */
-export type ResolvedScriptConfig = { -readonly [K in keyof typeof DEFAULT_SCRIPT_CONFIG]: K extends "deny" | "forbid" ? string[] : K extends "players" ? PlayersSetting : K extends "kinds" | "roles" ? Record<string, unknown> : number };
+export type ResolvedScriptConfig = { -readonly [K in keyof typeof DEFAULT_SCRIPT_CONFIG]: K extends "deny" | "forbid" ? string[] : K extends "players" ? PlayersSetting : K extends "isolation" ? "tenant" | "script" : K extends "kinds" | "roles" ? Record<string, unknown> : number };
 
 /**
  * Fills in defaults. A field that does not fit its rule is not fatal: the

@@ -2,9 +2,14 @@ import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from "quick
 import type { QuickJSWASMModule } from "quickjs-emscripten";
 
 const PAGE = 65_536;
-/** What the QuickJS build itself needs below the scripts' heaps (its stack and data). */
-const BASE_BYTES = 16 * 1024 * 1024;
-/** Spare room per reserved byte, so allocator fragmentation never makes a neighbour fail. */
+/**
+ * What the QuickJS build itself needs below the scripts' heaps (its stack
+ * and data): measured, a 16 MiB memory leaves ~11 MiB of heap to a script.
+ */
+const BASE_BYTES = 6 * 1024 * 1024;
+/** The build's declared minimum memory (16 MiB); a smaller one does not link. */
+const MIN_PAGES = 256;
+/** Spare room per reserved byte in a shared cell, so allocator fragmentation never makes a neighbour fail. */
 const SLACK = 1.25;
 
 /**
@@ -31,9 +36,13 @@ export interface EngineCell {
   broken: boolean;
 }
 
-/** Creates a cell for `tenant`'s scripts, whose memory limits may add up to `capacityBytes`. */
-export async function createEngineCell(capacityBytes: number, tenant: string): Promise<EngineCell> {
-  const pages = Math.ceil((BASE_BYTES + capacityBytes * SLACK) / PAGE);
+/**
+ * Creates a cell for `tenant`'s scripts, whose memory limits may add up to
+ * `capacityBytes`. A cell for one script (`alone`) has no slack: its memory
+ * is the script's byte cap.
+ */
+export async function createEngineCell(capacityBytes: number, tenant: string, alone = false): Promise<EngineCell> {
+  const pages = Math.max(MIN_PAGES, Math.ceil((BASE_BYTES + capacityBytes * (alone ? 1 : SLACK)) / PAGE));
   if (pages > 32_768) throw new RangeError(`an engine cell of ${capacityBytes} bytes exceeds the 2 GiB a QuickJS module can address`);
   const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
   const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory }));

@@ -21,8 +21,12 @@ export interface EnginePool {
   readonly counterOffset: number;
   /** How this build tags the answers that are not a state (probed once). */
   readonly valueTags: ValueTags;
-  /** A cell of `tenant`'s with room for `memoryLimit` bytes, reserved for the caller. */
-  acquire(memoryLimit: number, tenant: string): Promise<EngineCell>;
+  /**
+   * A cell of `tenant`'s with room for `memoryLimit` bytes, reserved for the
+   * caller. A new cell holds `cellBytes` of limits, or just this one when
+   * `alone` (a script that must have a byte cap of its own).
+   */
+  acquire(memoryLimit: number, tenant: string, alone?: boolean): Promise<EngineCell>;
   release(cell: EngineCell, memoryLimit: number): void;
   /** How many cells exist (for `tenant`'s scripts, when given). */
   cells(tenant?: string): number;
@@ -46,10 +50,10 @@ export async function createEnginePool(options: EnginePoolOptions): Promise<Engi
   return {
     counterOffset,
     valueTags,
-    async acquire(memoryLimit, tenant) {
+    async acquire(memoryLimit, tenant, alone = false) {
       let cell = cells.find((c) => c.tenant === tenant && !c.broken && c.free() >= memoryLimit);
       if (!cell) {
-        cell = await createEngineCell(Math.max(options.cellBytes, memoryLimit), tenant);
+        cell = await createEngineCell(alone ? memoryLimit : Math.max(options.cellBytes, memoryLimit), tenant, alone);
         cells.push(cell);
       }
       cell.reserve(memoryLimit);

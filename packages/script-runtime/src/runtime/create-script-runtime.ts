@@ -181,7 +181,9 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     const engines = await enginePool();
     const player = principal !== "creator";
     const memoryLimit = player ? config.player_memory_limit_bytes : config.memory_limit_bytes;
-    const cell = await engines.acquire(memoryLimit, player ? `player ${principal.player}` : CREATOR_TENANT);
+    const alone = config.isolation === "script";
+    const tenant = alone ? `script ${name}` : player ? `player ${principal.player}` : CREATOR_TENANT;
+    const cell = await engines.acquire(memoryLimit, tenant, alone);
     let sandbox: Sandbox | undefined;
     try {
       sandbox = createSandbox({

@@ -83,6 +83,26 @@ const perScript = (process.memoryUsage().rss - before) / 500;
 rows.push(`| resident memory per loaded script (KiB) | ${(perScript / 1024).toFixed(0)} | 330 (one module per script) | ${(perScript / 1024 / 330).toFixed(2)} |`);
 await many.dispose();
 
+// isolation "script": a cell (a QuickJS module and its memory) per script, for a byte cap of its own.
+globalThis.gc?.();
+const rssBefore = process.memoryUsage().rss;
+const isolated = createScriptRuntime({ config: { isolation: "script", memory_limit_bytes: 1024 * 1024 } });
+let loadStarted = performance.now();
+for (let i = 0; i < 50; i++) await isolated.run("script.load", { name: `i${i}`, source: SMALL });
+await isolated.step(1);
+const isolatedLoadMs = (performance.now() - loadStarted) / 50;
+globalThis.gc?.();
+const isolatedPerScript = (process.memoryUsage().rss - rssBefore) / 50;
+await isolated.dispose();
+rows.push(`| isolation "script": resident memory per loaded script (KiB) | ${(isolatedPerScript / 1024).toFixed(0)} | ${(perScript / 1024).toFixed(0)} shared cells | ${(isolatedPerScript / perScript).toFixed(1)} |`);
+const shared = createScriptRuntime({ config: { memory_limit_bytes: 1024 * 1024 } });
+loadStarted = performance.now();
+for (let i = 0; i < 50; i++) await shared.run("script.load", { name: `s${i}`, source: SMALL });
+await shared.step(1);
+const sharedLoadMs = (performance.now() - loadStarted) / 50;
+await shared.dispose();
+rows.push(`| isolation "script": load + first tick per script (ms) | ${isolatedLoadMs.toFixed(2)} | ${sharedLoadMs.toFixed(2)} shared cells | ${(isolatedLoadMs / sharedLoadMs).toFixed(1)} |`);
+
 // Load time of a 1,000-line script.
 const lines = ["export default {", "  init() { return { total: 0 } },", "  onTick() { this.state.total += f0(1) },", "};"];
 for (let i = 0; i < 996; i++) lines.push(`function f${i}(x) { return x + ${i} > 1e9 ? 0 : ${i === 995 ? "x" : `f${i + 1}(x)`}; }`);

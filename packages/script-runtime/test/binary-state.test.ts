@@ -50,6 +50,19 @@ describe("readCanonicalState", () => {
     );
   });
 
+  it("should write every number and string exactly as QuickJS's own JSON.stringify does", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.string({ unit: "binary" })), { maxLength: 8 }), (values) => {
+        const code = `[${values.map((v) => (typeof v === "number" ? (Object.is(v, -0) ? "-0" : String(v)) : JSON.stringify(v))).join(",")}]`;
+        const handle = context.unwrapResult(context.evalCode(`JSON.stringify(${code})`));
+        const quickjs = context.getString(handle);
+        handle.dispose();
+        expect(read(code)).toEqual({ json: quickjs });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("should read keys of every kind: integer keys, built-in names, wide and empty ones", () => {
     expect(read("({ b: 1, 10: 2, 9: 3, '': 4, length: 5, constructor: 6, ['__proto__']: 7, 'ж': 8, '\\u{1F600}': 9 })")).toEqual({
       json: canonical({ b: 1, 10: 2, 9: 3, "": 4, length: 5, constructor: 6, ["__proto__"]: 7, ж: 8, "\u{1F600}": 9 }),

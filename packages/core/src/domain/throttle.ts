@@ -25,3 +25,50 @@ export function recordFailure(state: ThrottleState | undefined, rule: ThrottleRu
 export function retryAfterSeconds(state: ThrottleState, rule: ThrottleRule, now: number): number {
   return Math.max(1, Math.ceil((state.windowStart + rule.windowMs - now) / 1000));
 }
+
+/**
+ * A send rate as a token bucket: `burst` sends at once, then one more every
+ * `intervalMs` (the sustained rate). Both are positive integers.
+ */
+export interface RateRule {
+  burst: number;
+  intervalMs: number;
+}
+
+/**
+ * A token bucket's state, held as one number (the generic cell rate
+ * algorithm): the time at which the bucket is full again. No state, or a
+ * time in the past, is a full bucket; each token taken moves the time one
+ * `intervalMs` later.
+ */
+export interface RateState {
+  fullAt: number;
+}
+
+/** What taking a token answers: the new state, or how long until a token is there. */
+export type RateDecision =
+  | { allowed: true; state: RateState }
+  | { allowed: false; retryAfterMs: number };
+
+/** Takes one token at `now`, if the bucket holds one. */
+export function takeToken(state: RateState | undefined, rule: RateRule, now: number): RateDecision {
+  const fullAt = Math.max(state?.fullAt ?? now, now) + rule.intervalMs;
+  // Over the limit when the bucket would need more than `burst` intervals to fill again.
+  const overMs = fullAt - now - rule.burst * rule.intervalMs;
+  return overMs > 0 ? { allowed: false, retryAfterMs: overMs } : { allowed: true, state: { fullAt } };
+}
+
+/**
+ * Puts back a token whose send did not happen. Exact when nothing else was
+ * taken in between; otherwise it may give back a token that had already
+ * grown back (never more than one per token taken).
+ */
+export function returnToken(state: RateState, rule: RateRule): RateState {
+  return { fullAt: state.fullAt - rule.intervalMs };
+}
+
+/** The whole tokens in the bucket at `now`. */
+export function tokensLeft(state: RateState | undefined, rule: RateRule, now: number): number {
+  const owedMs = Math.max(0, (state?.fullAt ?? now) - now);
+  return rule.burst - Math.ceil(owedMs / rule.intervalMs);
+}

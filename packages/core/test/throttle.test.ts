@@ -1,0 +1,110 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { returnToken, takeToken, tokensLeft, type RateRule, type RateState } from "../src/domain/throttle.js";
+
+const rule: RateRule = { burst: 10, intervalMs: 1000 };
+
+/** Takes at each time in turn; answers which were allowed and the last state. */
+function run(times: number[], r: RateRule, start?: RateState): { allowed: boolean[]; state: RateState | undefined } {
+  let state = start;
+  const allowed = times.map((t) => {
+    const decision = takeToken(state, r, t);
+    if (decision.allowed) state = decision.state;
+    return decision.allowed;
+  });
+  return { allowed, state };
+}
+
+const arbRule = fc.record({ burst: fc.integer({ min: 1, max: 20 }), intervalMs: fc.integer({ min: 1, max: 5000 }) });
+/** Nondecreasing attempt times: gaps of 0 (same millisecond) up to a few intervals. */
+const arbTimes = fc.array(fc.oneof(fc.constant(0), fc.nat(50), fc.nat(12_000)), { minLength: 1, maxLength: 120 })
+  .map((gaps) => gaps.reduce<number[]>((times, gap) => [...times, (times.at(-1) ?? 1_000_000) + gap], []));
+
+describe("takeToken", () => {
+  it("should allow a full burst at one instant and refuse the next, naming when a token is back", () => {
+    const { allowed, state } = run(Array(10).fill(5000), rule);
+    expect(allowed).toEqual(Array(10).fill(true));
+    expect(tokensLeft(state, rule, 5000)).toBe(0);
+    expect(takeToken(state, rule, 5000)).toEqual({ allowed: false, retryAfterMs: 1000 });
+    expect(takeToken(state, rule, 5400)).toEqual({ allowed: false, retryAfterMs: 600 });
+    expect(takeToken(state, rule, 6000)).toMatchObject({ allowed: true });
+  });
+
+  it("should allow the sustained rate forever after the burst", () => {
+    const { state } = run(Array(10).fill(0), rule);
+    const steady = run(Array.from({ length: 100 }, (_, i) => (i + 1) * 1000), rule, state);
+    expect(steady.allowed.every(Boolean)).toBe(true);
+    expect(takeToken(steady.state, rule, 100_000)).toMatchObject({ allowed: false });
+  });
+
+  it("should refill the whole burst after burst × interval of quiet", () => {
+    const { state } = run(Array(10).fill(0), rule);
+    expect(tokensLeft(state, rule, 9999)).toBe(9);
+    expect(tokensLeft(state, rule, 10_000)).toBe(10);
+    expect(run(Array(11).fill(10_000), rule, state).allowed).toEqual([...Array(10).fill(true), false]);
+  });
+
+  it("should never allow more than burst + elapsed / interval in any window (property)", () => {
+    fc.assert(fc.property(arbRule, arbTimes, (r, times) => {
+      const { allowed } = run(times, r);
+      const accepted = times.filter((_, i) => allowed[i]);
+      for (let i = 0; i < accepted.length; i++) {
+        for (let j = i; j < accepted.length; j++) {
+          expect(j - i + 1).toBeLessThanOrEqual(r.burst + Math.floor((accepted[j]! - accepted[i]!) / r.intervalMs));
+        }
+      }
+    }));
+  });
+
+  it("should decide exactly as a token bucket of whole milliseconds refilled continuously (property)", () => {
+    fc.assert(fc.property(arbRule, arbTimes, (r, times) => {
+      // The model: a level in token-milliseconds, capped at burst × interval; a send costs one interval.
+      const capacity = r.burst * r.intervalMs;
+      let level = capacity;
+      let last = times[0]!;
+      const expected = times.map((t) => {
+        level = Math.min(capacity, level + (t - last));
+        last = t;
+        if (level < r.intervalMs) return false;
+        level -= r.intervalMs;
+        return true;
+      });
+      expect(run(times, r).allowed).toEqual(expected);
+    }));
+  });
+
+  it("should allow a refused send exactly retryAfterMs later, and not a millisecond sooner (property)", () => {
+    fc.assert(fc.property(arbRule, arbTimes, (r, times) => {
+      const { state } = run(times, r);
+      const now = times.at(-1)!;
+      const decision = takeToken(state, r, now);
+      if (decision.allowed) return;
+      expect(decision.retryAfterMs).toBeGreaterThan(0);
+      expect(decision.retryAfterMs).toBeLessThanOrEqual(r.intervalMs);
+      expect(takeToken(state, r, now + decision.retryAfterMs - 1).allowed).toBe(false);
+      expect(takeToken(state, r, now + decision.retryAfterMs).allowed).toBe(true);
+    }));
+  });
+});
+
+describe("returnToken", () => {
+  it("should undo a token taken at the same instant: every later decision is the same (property)", () => {
+    fc.assert(fc.property(arbRule, arbTimes, fc.array(fc.nat(20_000), { maxLength: 5 }), (r, times, later) => {
+      const { state } = run(times.slice(0, -1), r);
+      const now = times.at(-1)!;
+      const taken = takeToken(state, r, now);
+      if (!taken.allowed) return;
+      const restored = returnToken(taken.state, r);
+      for (const after of later) expect(takeToken(restored, r, now + after)).toEqual(takeToken(state, r, now + after));
+    }));
+  });
+});
+
+describe("tokensLeft", () => {
+  it("should count a full bucket with no state, and whole tokens only", () => {
+    expect(tokensLeft(undefined, rule, 0)).toBe(10);
+    expect(tokensLeft({ fullAt: 1500 }, rule, 0)).toBe(8);
+    expect(tokensLeft({ fullAt: 1000 }, rule, 0)).toBe(9);
+    expect(tokensLeft({ fullAt: 0 }, rule, 500)).toBe(10);
+  });
+});

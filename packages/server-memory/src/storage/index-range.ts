@@ -5,11 +5,17 @@
  */
 import { compareKeys, type Cursor, type IndexKey, type KeyRange, type Query } from "@playfield/core";
 
-/** One entry of an index: the row's key in it, its primary key and the row. */
+/** Where a stored row lives: the one object every index entry of the row points to. */
+export interface RowSlot<Row = unknown> {
+  /** The row as last put; an overwrite that keeps an entry's key changes only this. */
+  row: Row;
+}
+
+/** One entry of an index: the row's key in it, its primary key and the row's slot. */
 export interface IndexEntry<Row = unknown> {
   key: IndexKey;
   id: string;
-  row: Row;
+  slot: RowSlot<Row>;
 }
 
 /** Orders entries by index key (`compareKeys`), ties by primary key. */

@@ -3,17 +3,18 @@
  * run. Transactions run one at a time, in call order, so each is trivially
  * serializable. A transaction writes straight into the tables (its reads,
  * queries and counts see its writes with no merging) and keeps an undo log;
- * if its function throws, the log puts every row back before the error is
- * rethrown, and no other transaction ever saw the partial state.
+ * if its function throws, the log writes back each row's previous version
+ * (through the same `write` as a put) before the error is rethrown, and no
+ * other transaction ever saw the partial state.
  */
 import type { Query, Storage, TableDef, Tx } from "@playfield/core";
-import { createTableStore, type StoredRow, type TableStore } from "./table-store.js";
+import { createTableStore, type RowVersion, type TableStore } from "./table-store.js";
 
 /** What one write replaced, to undo it. */
 interface UndoRecord {
   store: TableStore;
   id: string;
-  previous: StoredRow | undefined;
+  previous: RowVersion | undefined;
 }
 
 /**
@@ -61,14 +62,15 @@ export function createMemoryStorage(): Storage {
       async put<R>(table: TableDef<R>, row: R) {
         live();
         const store = storeOf(table);
-        const { id, stored } = store.prepare(row);
-        undo.push({ store: store as TableStore, id, previous: store.write(id, stored) as StoredRow | undefined });
+        const { id, version } = store.prepare(row);
+        undo.push({ store: store as TableStore, id, previous: store.write(id, version) as RowVersion | undefined });
       },
       async delete<R>(table: TableDef<R>, id: string) {
         live();
         const store = storeOf(table);
-        if (store.get(id) === undefined) return false;
-        undo.push({ store: store as TableStore, id, previous: store.write(id, undefined) as StoredRow | undefined });
+        const previous = store.write(id, undefined) as RowVersion | undefined;
+        if (previous === undefined) return false;
+        undo.push({ store: store as TableStore, id, previous });
         return true;
       },
       async query<R>(table: TableDef<R>, index: string, query: Query = {}) {

@@ -1,33 +1,37 @@
 /*
  * The rows of one table and its ordered indexes, kept in step. Writes are
  * applied at once; the transaction that made them keeps what each replaced,
- * so that it can put it back if it fails (see memory-storage.ts).
+ * so that it can put it back if it fails (see memory-storage.ts). A put, a
+ * delete and an undo are all one `write` of a row version, which moves only
+ * the index entries whose key changed: every entry of a row points to the
+ * row's slot, so an entry whose key stays shows the new row with no tree work.
  */
-import { UniqueViolation, compareKeys, type IndexDef, type IndexKey, type Query, type TableDef } from "@playfield/core";
-import { beforeCursor, compareEntries, matchBounds, type IndexEntry } from "./index-range.js";
+import { PRIMARY_INDEX, UniqueViolation, compareKeys, type IndexDef, type IndexKey, type Query, type TableDef } from "@playfield/core";
+import { beforeCursor, compareEntries, matchBounds, type IndexEntry, type RowSlot } from "./index-range.js";
 import { createOrderStatisticTree, type OrderStatisticTree } from "./order-statistic-tree.js";
 
-/** The index name that queries a table by primary key (key `[id]`). */
-import { PRIMARY_INDEX } from "@playfield/core";
-
-
-/** A stored row with its entry in each declared index (null when left out of it). */
-export interface StoredRow<Row = unknown> {
+/** A version of a row: the row and its key in each declared index (null when left out of it). */
+export interface RowVersion<Row = unknown> {
   row: Row;
-  entries: (IndexEntry<Row> | null)[];
+  keys: readonly (IndexKey | null)[];
 }
 
 /** One table's rows and indexes. */
 export interface TableStore<Row = unknown> {
   readonly def: TableDef<Row>;
   get(id: string): Row | undefined;
-  /** The stored form of `row`; throws `UniqueViolation` (or on a bad key) without changing anything. */
-  prepare(row: Row): { id: string; stored: StoredRow<Row> };
-  /** Sets (or, with undefined, removes) the row `id`; answers what was there. */
-  write(id: string, stored: StoredRow<Row> | undefined): StoredRow<Row> | undefined;
+  /** The version `row` would write; throws `UniqueViolation` (or on a bad key) without changing anything. */
+  prepare(row: Row): { id: string; version: RowVersion<Row> };
+  /** Makes `version` the row `id` (undefined removes it); answers the version it replaced. */
+  write(id: string, version: RowVersion<Row> | undefined): RowVersion<Row> | undefined;
   query(index: string, query: Query): Row[];
   count(index: string, query: Pick<Query, "equals" | "range">): number;
   clear(): void;
+}
+
+/** A stored row: its slot, which its index entries share, with its current keys. */
+interface Slot<Row> extends RowSlot<Row> {
+  keys: readonly (IndexKey | null)[];
 }
 
 type Tree<Row> = OrderStatisticTree<IndexEntry<Row>>;
@@ -41,7 +45,7 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
   const defs: IndexDef<Row>[] = names.map((name) => def.indexes[name]!);
   const trees: Tree<Row>[] = names.map(() => createOrderStatisticTree<IndexEntry<Row>>(compareEntries));
   const positions = new Map(names.map((name, i) => [name, i]));
-  const rows = new Map<string, StoredRow<Row>>();
+  const rows = new Map<string, Slot<Row>>();
   // Built on the first query by primary key, then kept up to date: most tables never need it.
   let primary: Tree<Row> | null = null;
 
@@ -54,7 +58,7 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
 
   function buildPrimary(): Tree<Row> {
     const tree = createOrderStatisticTree<IndexEntry<Row>>(compareEntries);
-    for (const [id, stored] of rows) tree.insert({ key: [id], id, row: stored.row });
+    for (const [id, slot] of rows) tree.insert({ key: [id], id, slot });
     return tree;
   }
 
@@ -69,34 +73,57 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
     }
   }
 
+  function insert(id: string, version: RowVersion<Row>): void {
+    const slot: Slot<Row> = { row: version.row, keys: version.keys };
+    rows.set(id, slot);
+    slot.keys.forEach((key, i) => key && trees[i]!.insert({ key, id, slot }));
+    primary?.insert({ key: [id], id, slot });
+  }
+
+  function remove(id: string, slot: Slot<Row>): void {
+    rows.delete(id);
+    slot.keys.forEach((key, i) => key && trees[i]!.delete({ key, id, slot }));
+    primary?.delete({ key: [id], id, slot });
+  }
+
+  /** Moves the entries of `slot` whose key differs in `version`, then makes `version` the slot's. */
+  function update(id: string, slot: Slot<Row>, version: RowVersion<Row>): void {
+    for (let i = 0; i < trees.length; i++) {
+      const before = slot.keys[i] ?? null, after = version.keys[i] ?? null;
+      if (sameKey(before, after)) continue;
+      if (before) trees[i]!.delete({ key: before, id, slot });
+      if (after) trees[i]!.insert({ key: after, id, slot });
+    }
+    slot.row = version.row;
+    slot.keys = version.keys;
+  }
+
   return {
     def,
     get: (id) => rows.get(id)?.row,
     prepare(row) {
       const id = def.primaryKey(row);
       if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
-      const entries = defs.map((index, i) => {
+      const held = rows.get(id)?.keys;
+      const keys = defs.map((index, i) => {
         const key = index.key(row);
         if (key === null) return null;
         checkKey(def.name, names[i]!, key);
-        if (index.unique) checkUnique(i, key, id);
-        return { key, id, row };
+        // A key the row holds already is its own: the index is unique, so no other row holds it.
+        if (index.unique && !sameKey(held?.[i] ?? null, key)) checkUnique(i, key, id);
+        return key;
       });
-      return { id, stored: { row, entries } };
+      return { id, version: { row, keys } };
     },
-    write(id, stored) {
-      const previous = rows.get(id);
-      if (previous) {
-        previous.entries.forEach((entry, i) => entry && trees[i]!.delete(entry));
+    write(id, version) {
+      const slot = rows.get(id);
+      if (!slot) {
+        if (version) insert(id, version);
+        return undefined;
       }
-      if (stored) {
-        rows.set(id, stored);
-        stored.entries.forEach((entry, i) => entry && trees[i]!.insert(entry));
-        primary?.insert({ key: [id], id, row: stored.row });
-      } else {
-        rows.delete(id);
-        primary?.delete({ key: [id], id, row: undefined as Row });
-      }
+      const previous = { row: slot.row, keys: slot.keys };
+      if (version) update(id, slot, version);
+      else remove(id, slot);
       return previous;
     },
     query(index, query) {
@@ -120,7 +147,7 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
       if (start >= end) return [];
       const page = tree.slice(start, end);
       if (desc) page.reverse();
-      return page.map((entry) => entry.row);
+      return page.map((entry) => entry.slot.row);
     },
     count(index, query) {
       const { start, end } = matchBounds(treeOf(index).countWhile, query);
@@ -132,6 +159,11 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
       primary = null;
     },
   };
+}
+
+/** Whether two index keys (null: left out of the index) name one entry position. */
+function sameKey(a: IndexKey | null, b: IndexKey | null): boolean {
+  return a !== null && b !== null && compareKeys(a, b) === 0;
 }
 
 function checkKey(table: string, index: string, key: IndexKey): void {

@@ -1,4 +1,4 @@
-import { createDenyListFilter, DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, type ChatFilter, type DatastoreLimits, type Storage, type TokenLifetimes } from "@playfield/core";
+import { createDenyListFilter, DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, type ChatFilter, type DatastoreLimits, type RateRule, type Storage, type TokenLifetimes } from "@playfield/core";
 import { createTokenSigner } from "./crypto/create-token-signer.js";
 import { hashToken } from "./crypto/random-token.js";
 import type { SigningKey } from "./crypto/signing-key.js";
@@ -10,6 +10,7 @@ import { createMemoryBlobStore, type BlobStore } from "./services/content-store.
 import { withProviders, type PaymentProvider } from "./services/payments/index.js";
 import { resolveSessionSettings, type SessionSettings } from "./services/session-settings.js";
 import { createLocalRealtimeHub, type RealtimeHub } from "./realtime/realtime-hub.js";
+import { resolveChatRate } from "./services/chat-rate.js";
 import { createMovableClock, type MovableClock } from "./movable-clock.js";
 import { createRouter } from "./router.js";
 import { createEconomyOperator, type EconomyOperator } from "./services/economy-operator.js";
@@ -42,6 +43,8 @@ export interface ServerOptions {
   sessions?: Partial<SessionSettings>;
   /** Chat text filter. Default: a small deny-list masked for under-13 senders and readers (docs/chat.md). */
   chatFilter?: ChatFilter;
+  /** Chat messages per user: a burst of 10, then one every 1000 ms; `null` turns it off. Default off when `environment` is "test" (docs/chat.md). */
+  chatRate?: Partial<RateRule> | null;
   environment?: ServerConfig["environment"];
   lifetimes?: Partial<TokenLifetimes>;
   webOrigins?: string[];
@@ -88,6 +91,7 @@ export function resolveConfig(options: ServerOptions): ServerConfig {
     handoffSeconds: 60,
     validateResponses: options.validateResponses ?? environment !== "production",
     datastore: { ...DEFAULT_DATASTORE_LIMITS, ...options.datastore },
+    chatRate: resolveChatRate(options.chatRate, environment),
   };
 }
 

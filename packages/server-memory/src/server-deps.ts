@@ -1,4 +1,4 @@
-import type { ChatFilter, Clock, DatastoreLimits, Storage, TokenLifetimes, ThrottleRule } from "@playfield/core";
+import type { ChatFilter, Clock, DatastoreLimits, RateRule, Storage, TokenLifetimes, ThrottleRule } from "@playfield/core";
 
 import type { PasswordHasher } from "./crypto/password-hasher.js";
 import type { TokenSigner } from "./crypto/token-signer.js";
@@ -32,6 +32,8 @@ export interface ServerConfig {
   validateResponses: boolean;
   /** Datastore request budget, stored-bytes cap and old-value retention (DESIGN.md defaults). */
   datastore: DatastoreLimits;
+  /** Chat messages per user: a burst, then one every intervalMs (docs/chat.md); null: no limit. */
+  chatRate: RateRule | null;
 }
 
 /** The injected parts a service implementation uses. */

@@ -1,8 +1,10 @@
 import { checkChatText, clientMessageIdError, Code, fail, PlayfieldError } from "@playfield/core";
 import { iso } from "../services/accounts.js";
 import { channelOf } from "../services/chat-access.js";
+import { chatCharge } from "../services/chat-rate.js";
 import { deliverChat, storeChat } from "../services/chat-send.js";
 import type { MessageHandler } from "./message-handlers.js";
+import type { RealtimeEvent } from "./realtime-hub.js";
 
 /**
  * Handles `{type:"chat_send", channel, text, clientMessageId}`: stores the
@@ -10,17 +12,19 @@ import type { MessageHandler } from "./message-handlers.js";
  * hears it, and answers the sending connection `chat_ack` with the stored
  * id (a resent clientMessageId answers the same id, stored and delivered
  * once). A refusal answers `error` with `about: "chat_send"` and the
- * clientMessageId.
+ * clientMessageId; over the sender's rate limit, `resource_exhausted` with
+ * `retryAfterMs` (services/chat-rate.ts).
  */
 export const chatSendHandler: MessageHandler = async (message, ctx) => {
   const clientMessageId = typeof message.clientMessageId === "string" ? message.clientMessageId.slice(0, 64) : "";
+  const charge = chatCharge(ctx.deps, ctx.userId);
   try {
     const idError = clientMessageIdError(message.clientMessageId);
     if (idError) throw fail.invalid(idError);
     const channel = channelOf(message.channel);
     const text = checkChatText(message.text);
     if (!text.ok) throw fail.invalid(text.error);
-    const sent = await storeChat(ctx.deps, ctx.userId, { channel, text: text.text, clientMessageId });
+    const sent = await storeChat(ctx.deps, ctx.userId, { channel, text: text.text, clientMessageId }, charge);
     if (!sent.duplicate) deliverChat(ctx.deps, sent);
     ctx.reply({
       type: "chat_ack", clientMessageId, messageId: sent.message.id, channel: message.channel,
@@ -29,6 +33,8 @@ export const chatSendHandler: MessageHandler = async (message, ctx) => {
   } catch (reason) {
     // Internal failures go to the endpoint, which logs them and hides their message.
     if (!(reason instanceof PlayfieldError) || reason.code === Code.Internal) throw reason;
-    ctx.reply({ type: "error", about: "chat_send", code: reason.code, message: reason.rawMessage, clientMessageId });
+    const error: RealtimeEvent = { type: "error", about: "chat_send", code: reason.code, message: reason.rawMessage, clientMessageId };
+    if (charge.retryAfterMs !== undefined) error.retryAfterMs = charge.retryAfterMs;
+    ctx.reply(error);
   }
 };

@@ -4,11 +4,12 @@ import type { RealtimeEvent } from "../realtime/realtime-hub.js";
 import { iso, requireUser, userSummary } from "./accounts.js";
 import { audienceOf, isChild, readId, type Hearer } from "./chat-access.js";
 import { markReadTo } from "./chat-inbox.js";
+import type { ChatCharge } from "./chat-rate.js";
 
 /*
- * Sending a chat message: one transaction checks who may write, stores the
- * message (once per clientMessageId), moves the conversation's last message
- * and the sender's read marker; after the commit, `chat_message` goes to
+ * Sending a chat message: one transaction checks who may write and the
+ * sender's rate limit, stores the message (once per clientMessageId), moves
+ * the conversation's last message and the sender's read marker; after the commit, `chat_message` goes to
  * every connection of everyone who hears it, each with the channel as they
  * name it and the text as they may read it.
  */
@@ -29,8 +30,25 @@ export interface ChatSent {
   hearers: Hearer[];
 }
 
-/** Stores a message; the caller delivers it with `deliverChat`. */
-export async function storeChat(deps: ServerDeps, senderId: string, send: ChatSend): Promise<ChatSent> {
+/**
+ * Stores a message; the caller delivers it with `deliverChat`. `charge`
+ * takes the sender's rate-limit token once every other check has passed, so
+ * a resend or a refused message costs nothing.
+ */
+export async function storeChat(deps: ServerDeps, senderId: string, send: ChatSend, charge?: ChatCharge): Promise<ChatSent> {
+  try {
+    const sent = await storeOnce(deps, senderId, send, charge);
+    // A re-run of the transaction can find the message stored by a concurrent resend after a first run took the token.
+    if (sent.duplicate) charge?.refund();
+    return sent;
+  } catch (reason) {
+    charge?.refund();
+    throw reason;
+  }
+}
+
+/** The transaction of `storeChat`. */
+function storeOnce(deps: ServerDeps, senderId: string, send: ChatSend, charge: ChatCharge | undefined): Promise<ChatSent> {
   return deps.storage.transact(async (tx) => {
     const sender = await requireUser(tx, senderId);
     const now = deps.clock.now();
@@ -43,6 +61,7 @@ export async function storeChat(deps: ServerDeps, senderId: string, send: ChatSe
       return { message: previous, duplicate: true, sender, hearers: [] };
     }
     const { key, hearers } = await audienceOf(tx, sender, send.channel, now);
+    charge?.take(now);
     const conversation = await tx.get(tables.chatConversations, key);
     const pos = nextPosition(conversation?.lastPos ?? 0, now);
     // An under-13 sender's words are filtered for everyone; otherwise only for under-13 readers.

@@ -56,7 +56,7 @@ describe("createRealtime", () => {
       const states: RealtimeState[] = [];
       realtime.onState((s) => states.push(s));
       const seen: unknown[] = [];
-      realtime.on("presence", (e) => seen.push(e.status));
+      realtime.on("presence", (e) => seen.push(e.presence));
       await realtime.ready();
       // The realtime endpoint restarts: every connection drops (1001), then it comes back.
       await server.realtime.close();
@@ -64,7 +64,7 @@ describe("createRealtime", () => {
       const again = websocketAdapter(server.http, server.deps);
       try {
         await realtime.ready();
-        server.deps.realtime.publish(ada.userId, { type: "presence", status: "online" });
+        server.deps.realtime.publish(ada.userId, { type: "presence", userId: "usr_friend", presence: "online" });
         await expect.poll(() => seen).toEqual(["online"]);
         expect(states.at(-1)).toBe("ready");
       } finally {

@@ -1,7 +1,7 @@
 /*
  * The realtime messages the server sends, as the client types them. Every
- * message is a JSON object with a `type`; types not listed here
- * (presence) arrive as `RealtimeMessage`.
+ * message is a JSON object with a `type`; types not listed here arrive as
+ * `RealtimeMessage`.
  */
 
 /** Any realtime message. */
@@ -53,6 +53,18 @@ export interface ChatMessageEvent { type: "chat_message"; messageId: string; cha
 /** Your `chat_send` was stored (`duplicate`: a resend of a stored clientMessageId, not stored or delivered again). */
 export interface ChatAckEvent { type: "chat_ack"; clientMessageId: string; messageId: string; channel: string; sentAt: string; duplicate: boolean }
 
+/** Where a user is, as their friends see it (ListFriends' `presence`). */
+export type PresenceStatus = "online" | "in_game" | "offline";
+
+/**
+ * A friend's presence changed (`experienceId` only while `in_game`). Sent to
+ * each of your connections when it changes; a new connection first gets one
+ * for each friend who is not offline. A user who stops being your friend
+ * (unfriended, blocked, or blocking you) gets a last `offline` and then
+ * nothing; anyone you hear nothing about is `offline`.
+ */
+export interface PresenceEvent { type: "presence"; userId: string; presence: PresenceStatus; experienceId?: string }
+
 /** The messages the client knows by type. */
 export interface RealtimeEventMap {
   ready: ReadyEvent;
@@ -61,5 +73,6 @@ export interface RealtimeEventMap {
   signal: SignalEvent;
   chat_message: ChatMessageEvent;
   chat_ack: ChatAckEvent;
+  presence: PresenceEvent;
   error: RealtimeErrorEvent;
 }

@@ -1,6 +1,7 @@
 import { Code, PlayfieldError, SessionService, type MethodDesc } from "@playfield/core";
 import { authorize } from "../authorize.js";
 import type { ServerDeps } from "../server-deps.js";
+import { presenceFeed } from "../services/presence-feed.js";
 import { defaultMessageHandlers, type MessageHandlers } from "./message-handlers.js";
 import type { RealtimeEvent } from "./realtime-hub.js";
 
@@ -82,6 +83,7 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
   const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
   const maxPendingMessages = options.maxPendingMessages ?? 256;
   const handlers = options.handlers ?? defaultMessageHandlers;
+  const presence = presenceFeed(deps);
 
   return {
     open(socket) {
@@ -92,12 +94,18 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
       let pending = 0;
       let detach: (() => void) | null = null;
 
+      /** Leaves the hub; the user's friends learn when it was their last connection. */
+      const leave = () => {
+        if (!detach) return;
+        detach();
+        detach = null;
+        void presence.closed(userId!);
+      };
       const close = (code: number, reason: string) => {
         if (state === "closed") return;
         state = "closed";
         clearTimeout(timer);
-        detach?.();
-        detach = null;
+        leave();
         socket.close(code, reason);
       };
       const written = () => { pending -= 1; };
@@ -137,6 +145,7 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
           authorization = `Bearer ${token}`;
           detach = deps.realtime.attach({ userId, send, sendText });
           send({ type: "ready", userId });
+          void presence.opened(userId, send);
         } catch (reason) {
           const error = PlayfieldError.from(reason);
           close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`.slice(0, 120));
@@ -209,8 +218,7 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
           if (state === "closed") return;
           state = "closed";
           clearTimeout(timer);
-          detach?.();
-          detach = null;
+          leave();
         },
         async recheck() {
           if (state !== "ready") return;

@@ -9,6 +9,7 @@ import {
   authResponse, defaultSettings, deviceLabel, iso, newUser, openDevice, saveUser, requireUser, revokeAllDevices, revokeDevice, toMe,
 } from "./accounts.js";
 import { isAllowedOrigin } from "./origins.js";
+import { announcePresence } from "./presence-feed.js";
 
 type SignUp = MethodRequest<typeof IdentityService.methods.signUp>;
 
@@ -260,7 +261,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async updateSettings(req, ctx) {
     const { deps } = ctx;
-    return deps.storage.transact(async (tx) => {
+    const updated = await deps.storage.transact(async (tx) => {
       const user = await requireUser(tx, userOf(ctx).userId);
       const settings = { ...user.settings };
       if (req.whoCanMessage) settings.whoCanMessage = req.whoCanMessage as typeof settings.whoCanMessage;
@@ -276,6 +277,8 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
       await saveUser(tx, { ...user, settings });
       return settings;
     });
+    if (req.showOnlineStatus !== undefined) await announcePresence(deps, [userOf(ctx).userId]);
+    return updated;
   },
 
   async deleteAccount(req, ctx) {
@@ -289,6 +292,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
       await saveUser(tx, { ...user, deletedAt: now });
       await revokeAllDevices(tx, user.id, now);
     });
+    await announcePresence(deps, [caller.userId]);
     return {};
   },
 

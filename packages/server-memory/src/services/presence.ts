@@ -13,7 +13,8 @@ export interface Presence {
   experienceId: string;
 }
 
-const OFFLINE: Presence = { presence: "offline", experienceId: "" };
+/** What everyone but friends sees, and what a user with `showOnlineStatus` off shows. */
+export const OFFLINE: Presence = { presence: "offline", experienceId: "" };
 
 /** The presence of `user` as shown to a viewer; `visible` says whether the viewer may see it at all. */
 export async function presenceOf(tx: Tx, deps: ServerDeps, user: UserRow, visible: boolean): Promise<Presence> {
@@ -21,4 +22,10 @@ export async function presenceOf(tx: Tx, deps: ServerDeps, user: UserRow, visibl
   const [member] = await tx.query(tables.sessionMembers, "byUser", { equals: [user.id], limit: 1 });
   if (member) return { presence: "in_game", experienceId: member.experienceId };
   return deps.realtime.isOnline(user.id) ? { presence: "online", experienceId: "" } : OFFLINE;
+}
+
+/** The presence of a user as their friends see it; an unknown or deleted user is `offline`. */
+export async function presenceToFriends(tx: Tx, deps: ServerDeps, userId: string): Promise<Presence> {
+  const user = await tx.get(tables.users, userId);
+  return user && user.deletedAt === null ? presenceOf(tx, deps, user, true) : OFFLINE;
 }

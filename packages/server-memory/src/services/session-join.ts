@@ -34,7 +34,7 @@ export interface Allocation {
 }
 
 export type JoinOutcome =
-  | { kind: "allocate"; experience: ExperienceRow; version: PlaceVersionRow; tier: "edge" | "dedicated"; outgoing: Outgoing[]; closed: string[] }
+  | { kind: "allocate"; experience: ExperienceRow; version: PlaceVersionRow; tier: "edge" | "dedicated"; outgoing: Outgoing[]; closed: string[]; moved: string[] }
   | {
       kind: "joined";
       session: GameSessionRow;
@@ -44,6 +44,8 @@ export type JoinOutcome =
       usedAllocation: boolean;
       outgoing: Outgoing[];
       closed: string[];
+      /** Users dropped for silence meanwhile (the joining user is not listed). */
+      moved: string[];
     };
 
 /** How many of the fullest sessions matchmaking looks at besides friends' sessions. */
@@ -56,6 +58,7 @@ export async function joinInTx(tx: Tx, deps: ServerDeps, input: JoinInput, alloc
   const expired = await expireSilent(tx, deps, now);
   const outgoing = expired.events;
   const closed = expired.closed;
+  const moved = expired.moved;
 
   const experience = await visibleExperience(tx, input.experienceId, input.userId);
   if (!experience) throw fail.notFound("experienceId: no such experience");
@@ -83,7 +86,7 @@ export async function joinInTx(tx: Tx, deps: ServerDeps, input: JoinInput, alloc
     const session = await tx.get(tables.gameSessions, already.sessionId);
     if (session && session.closedAt === null && (target || session.placeVersionId === version.id)) {
       await tx.put(tables.sessionMembers, { ...already, lastHeartbeatAt: now });
-      return joined(tx, session, version, input, false, outgoing, closed);
+      return joined(tx, session, version, input, false, outgoing, closed, moved);
     }
   }
 
@@ -109,7 +112,7 @@ export async function joinInTx(tx: Tx, deps: ServerDeps, input: JoinInput, alloc
 
   let usedAllocation = false;
   if (!session) {
-    if ((tier === "edge" || tier === "dedicated") && !allocation) return { kind: "allocate", experience, version, tier, outgoing, closed };
+    if ((tier === "edge" || tier === "dedicated") && !allocation) return { kind: "allocate", experience, version, tier, outgoing, closed, moved };
     usedAllocation = tier === "edge" || tier === "dedicated";
     session = {
       id: usedAllocation ? allocation!.sessionId : deps.ids.id("gs"),
@@ -140,15 +143,15 @@ export async function joinInTx(tx: Tx, deps: ServerDeps, input: JoinInput, alloc
   const fresh = (await tx.get(tables.experiences, experience.id)) ?? experience;
   await tx.put(tables.experiences, { ...fresh, visits: fresh.visits + 1 });
   outgoing.push(await rosterEvent(tx, session));
-  return joined(tx, session, version, input, usedAllocation, outgoing, closed);
+  return joined(tx, session, version, input, usedAllocation, outgoing, closed, moved);
 }
 
 async function joined(
-  tx: Tx, session: GameSessionRow, version: PlaceVersionRow, input: JoinInput, usedAllocation: boolean, outgoing: Outgoing[], closed: string[],
+  tx: Tx, session: GameSessionRow, version: PlaceVersionRow, input: JoinInput, usedAllocation: boolean, outgoing: Outgoing[], closed: string[], moved: string[],
 ): Promise<JoinOutcome> {
   const users = await usersOf(tx, await membersOf(tx, session.id));
   return {
-    kind: "joined", session, version, usedAllocation, outgoing, closed,
+    kind: "joined", session, version, usedAllocation, outgoing, closed, moved,
     contentUrl: contentUrlFor(version.contentUrls, input.platform),
     members: users.map(userSummary),
   };

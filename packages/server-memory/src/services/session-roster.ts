@@ -3,6 +3,7 @@ import type { RealtimeEvent } from "../realtime/realtime-hub.js";
 import type { ServerDeps } from "../server-deps.js";
 import { iso, userSummary } from "./accounts.js";
 import { recordPlayEnded } from "./creator-stats.js";
+import { announcePresence } from "./presence-feed.js";
 
 /*
  * Rosters of game sessions inside a transaction: members in join order,
@@ -88,14 +89,16 @@ const SWEEP_BATCH = 500;
  * last heartbeat) and answers the roster events of the sessions that
  * changed. Rows with no session (seeded game tokens) are left alone.
  */
-export async function expireSilent(tx: Tx, deps: ServerDeps, now: number): Promise<{ events: Outgoing[]; closed: string[] }> {
+export async function expireSilent(tx: Tx, deps: ServerDeps, now: number): Promise<{ events: Outgoing[]; closed: string[]; moved: string[] }> {
   const cutoff = now - deps.sessions.silenceMs;
   const silent = await tx.query(tables.sessionMembers, "byHeartbeat", { range: { lt: cutoff }, limit: SWEEP_BATCH });
   const changed = new Map<string, GameSessionRow>();
+  const moved: string[] = [];
   for (const member of silent) {
     const session = changed.get(member.sessionId) ?? (await tx.get(tables.gameSessions, member.sessionId));
     if (!session) continue;
     changed.set(session.id, await removeMember(tx, session, member, member.lastHeartbeatAt, now));
+    moved.push(member.userId);
   }
   const events: Outgoing[] = [];
   const closed: string[] = [];
@@ -103,14 +106,15 @@ export async function expireSilent(tx: Tx, deps: ServerDeps, now: number): Promi
     if (session.closedAt !== null) closed.push(session.id);
     else events.push(await rosterEvent(tx, session));
   }
-  return { events, closed };
+  return { events, closed, moved };
 }
 
-/** Publishes roster events and releases closed sessions' servers, after the commit. */
-export function deliver(deps: ServerDeps, outgoing: { events: Outgoing[]; closed: string[] }): void {
+/** Publishes roster events, releases closed sessions' servers and tells friends of `moved` users (who joined or left) their presence, after the commit. */
+export async function deliver(deps: ServerDeps, outgoing: { events: Outgoing[]; closed: string[]; moved: string[] }): Promise<void> {
   for (const { to, event } of outgoing.events) deps.realtime.publishMany(to, event);
   const { allocator } = deps.sessions;
   if (allocator.release) for (const id of outgoing.closed) allocator.release(id);
+  if (outgoing.moved.length > 0) await announcePresence(deps, outgoing.moved);
 }
 
 /**
@@ -120,6 +124,6 @@ export function deliver(deps: ServerDeps, outgoing: { events: Outgoing[]; closed
  */
 export async function sweepSessions(deps: ServerDeps): Promise<number> {
   const outgoing = await deps.storage.transact((tx) => expireSilent(tx, deps, deps.clock.now()));
-  deliver(deps, outgoing);
+  await deliver(deps, outgoing);
   return outgoing.events.length + outgoing.closed.length;
 }

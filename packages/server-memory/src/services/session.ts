@@ -34,7 +34,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
     let allocation: Allocation | null = null;
     let outcome: JoinOutcome = await deps.storage.transact((tx) => joinInTx(tx, deps, input, null));
     if (outcome.kind === "allocate") {
-      deliver(deps, { events: outcome.outgoing, closed: outcome.closed });
+      await deliver(deps, { events: outcome.outgoing, closed: outcome.closed, moved: outcome.moved });
       const sessionId = deps.ids.id("gs");
       const { allocator } = deps.sessions;
       allocation = {
@@ -49,7 +49,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
     }
     if (outcome.kind !== "joined") throw fail.precondition("sessionId: no game server could be found; try again");
     if (allocation && !outcome.usedAllocation) deps.sessions.allocator.release?.(allocation.sessionId);
-    deliver(deps, { events: outcome.outgoing, closed: outcome.closed });
+    await deliver(deps, { events: outcome.outgoing, closed: outcome.closed, moved: [...outcome.moved, caller.userId] });
 
     const { session, version } = outcome;
     const gameToken = await deps.signer.sign(mintClaims(
@@ -79,14 +79,16 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
       const session = member && (await tx.get(tables.gameSessions, req.sessionId));
       if (member && session) {
         const updated = await removeMember(tx, session, member, now, now);
+        result.moved.push(caller.userId);
         if (updated.closedAt !== null) result.closed.push(updated.id);
         else result.events.push(await rosterEvent(tx, updated));
       } else if (member) {
         await tx.delete(tables.sessionMembers, member.id);
+        result.moved.push(caller.userId);
       }
       return result;
     });
-    deliver(deps, outgoing);
+    await deliver(deps, outgoing);
     return {};
   },
 
@@ -102,7 +104,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
       await tx.put(tables.sessionMembers, { ...member, lastHeartbeatAt: now });
       return { outgoing, memberCount: session.memberCount };
     });
-    deliver(deps, outgoing);
+    await deliver(deps, outgoing);
     if (memberCount < 0) throw fail.notFound("sessionId: you are not in this session (left, or dropped after a silence)");
     return { memberCount };
   },
@@ -135,7 +137,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
         },
       };
     });
-    deliver(deps, outgoing);
+    await deliver(deps, outgoing);
     // Members only: anyone else reads `not_found`, so session ids leak nothing.
     if (!detail) throw fail.notFound("sessionId: no such session of yours");
     return detail;
@@ -166,7 +168,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
         sessions: listed.slice(0, MAX_LISTED).map(({ row, friends }) => ({ id: row.id, memberCount: row.memberCount, maxPlayers: row.maxPlayers, friends })),
       };
     });
-    deliver(deps, outgoing);
+    await deliver(deps, outgoing);
     if (!sessions) throw fail.notFound("experienceId: no such experience");
     return { sessions };
   },
@@ -191,7 +193,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
       };
       return { outgoing, invite };
     });
-    deliver(deps, outgoing);
+    await deliver(deps, outgoing);
     deps.realtime.publishMany(invite.to, invite.event);
     return {};
   },

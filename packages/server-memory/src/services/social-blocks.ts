@@ -2,7 +2,8 @@ import { fail, tables, type SocialService, type Tx, type UserRow } from "@playfi
 import type { ServiceImpl } from "../router.js";
 import { userSummary } from "./accounts.js";
 import { callerId } from "./social-access.js";
-import { severPair } from "./social-graph.js";
+import { announcePresence } from "./presence-feed.js";
+import { areFriends, severPair } from "./social-graph.js";
 
 /* SocialService: blocking. Block ends friendship, requests and follows both ways; see social-graph.ts for the checks other services make. */
 
@@ -21,13 +22,17 @@ export const blockMethods: ServiceImpl<typeof SocialService> = {
   async block(req, ctx) {
     const me = callerId(ctx);
     const { deps } = ctx;
-    return deps.storage.transact(async (tx) => {
+    const unfriended = await deps.storage.transact(async (tx) => {
       const user = await existingUser(tx, req.userId, me);
+      const wereFriends = await areFriends(tx, me, user.id);
       await severPair(tx, me, user.id);
       const id = `${me}:${user.id}`;
       if (!(await tx.get(tables.blocks, id))) await tx.put(tables.blocks, { id, blockerId: me, blockedId: user.id, createdAt: deps.clock.now() });
-      return { blocked: true };
+      return wereFriends ? user.id : null;
     });
+    // Former friends stop seeing each other's presence (their last word is `offline`).
+    if (unfriended) await announcePresence(deps, [me, unfriended]);
+    return { blocked: true };
   },
 
   async unblock(req, ctx) {

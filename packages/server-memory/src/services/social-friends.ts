@@ -5,6 +5,7 @@ import {
 import type { HandlerContext, ServiceImpl } from "../router.js";
 import { userSummary } from "./accounts.js";
 import { presenceOf } from "./presence.js";
+import { announcePresence } from "./presence-feed.js";
 import { callerId, socialTarget, viewerId, visibleUser } from "./social-access.js";
 import { areFriends, friendIds, hasBlocked, isFollowing, pairFacts, writePairFacts } from "./social-graph.js";
 
@@ -21,7 +22,7 @@ const PRESENCE_ORDER = { in_game: 0, online: 1, offline: 2 } as const;
 async function friendMove(move: FriendMove, req: FriendRef, ctx: HandlerContext): Promise<FriendAnswer> {
   const me = callerId(ctx);
   const { deps } = ctx;
-  return deps.storage.transact(async (tx) => {
+  const { answer, friendship } = await deps.storage.transact(async (tx) => {
     const target = await socialTarget(tx, req.userId, me, "friend");
     const opening = move === FriendMove.Send || move === FriendMove.Accept;
     if (opening && (await hasBlocked(tx, me, target.id))) throw fail.precondition("userId: you blocked this user: unblock first");
@@ -36,8 +37,11 @@ async function friendMove(move: FriendMove, req: FriendRef, ctx: HandlerContext)
       }
     }
     await writePairFacts(tx, me, target.id, before, result.next, deps.clock.now());
-    return { relationship: relationshipOf(result.next) };
+    return { answer: { relationship: relationshipOf(result.next) }, friendship: before.friends !== result.next.friends ? target.id : null };
   });
+  // Friends see each other's presence: a new friend learns it, a former one hears `offline`.
+  if (friendship) await announcePresence(deps, [me, friendship]);
+  return answer;
 }
 
 export const friendMethods: ServiceImpl<typeof SocialService> = {

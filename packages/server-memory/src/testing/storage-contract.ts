@@ -52,6 +52,17 @@ const Items = defineTable<Item>()({
   },
 });
 
+/** Rows with a field no index reads, so that an overwrite can keep every key. */
+interface Player { id: string; board: string; score: number; name: string; note: number }
+const Players = defineTable<Player>()({
+  name: "contract_players",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byScore: { key: (row) => [row.board, row.score] },
+    byName: { key: (row) => [row.name], unique: true },
+  },
+});
+
 interface Member { id: string; room: string }
 const Members = defineTable<Member>()({
   name: "contract_members",
@@ -68,6 +79,7 @@ const pause = (turns = 1) => new Promise<void>((resolve) => {
 
 const account = (id: string, owner: string, balance: number, email: string | null = null): Account => ({ id, owner, balance, email });
 const score = (id: string, value: number, board = "b"): Score => ({ id, board, score: value });
+const player = (id: string, value: number, note = 0): Player => ({ id, board: "b", score: value, name: `name-${id}`, note });
 const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
 
 /**
@@ -137,6 +149,24 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
         await putAll(Accounts, [account("a1", "ann", 1)]);
         expect(await query(Accounts, "byEmail")).toEqual([]);
       });
+
+      it("should keep a row's place in every index when an overwrite keeps its keys, and answer the new row there", async () => {
+        await putAll(Players, [player("p1", 10), player("p2", 20), player("p3", 30)]);
+        const cursor = cursorOf(Players, "byScore", player("p1", 10));
+        await putAll(Players, [player("p2", 20, 5)]);
+        expect(await query(Players, "byScore")).toEqual([player("p1", 10), player("p2", 20, 5), player("p3", 30)]);
+        expect(await query(Players, "byName", { equals: ["name-p2"] })).toEqual([player("p2", 20, 5)]);
+        expect(await query(Players, "byScore", { after: cursor, limit: 1 })).toEqual([player("p2", 20, 5)]);
+        expect(await count(Players, "byScore", { equals: ["b"], range: { gt: 10 } })).toBe(2);
+      });
+
+      it("should move a row in the index whose key an overwrite changed, and only there", async () => {
+        await putAll(Players, [player("p1", 10), player("p2", 20), player("p3", 30)]);
+        await putAll(Players, [player("p1", 40, 1)]);
+        expect(ids(await query(Players, "byScore"))).toEqual(["p2", "p3", "p1"]);
+        expect(await query(Players, "byName")).toEqual([player("p1", 40, 1), player("p2", 20), player("p3", 30)]);
+        expect(await count(Players, "byScore", { equals: ["b"], range: { gt: 25 } })).toBe(2);
+      });
     });
 
     describe("Tx.delete", () => {
@@ -189,6 +219,22 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
         expect(await query(Accounts, "byOwner")).toEqual([account("a1", "ann", 10, "a@x"), account("a2", "bob", 20)]);
         expect(ids(await query(Accounts, "byEmail", { equals: ["a@x"] }))).toEqual(["a1"]);
         expect(await count(Accounts, "byEmail", { equals: ["new@x"] })).toBe(0);
+      });
+
+      it("should put every index back after a failing transaction of overwrites that kept and changed keys", async () => {
+        await putAll(Players, [player("p1", 10), player("p2", 20), player("p3", 30), player("p4", 40)]);
+        const before = await Promise.all(["byScore", "byName", PRIMARY].map((index) => query(Players, index)));
+        const boom = new Error("boom");
+        await expect(run(async (tx) => {
+          await tx.put(Players, player("p1", 10, 7));
+          await tx.put(Players, player("p2", 35));
+          await tx.delete(Players, "p4");
+          await tx.put(Players, { ...player("p3", 5), name: "name-p4" });
+          await tx.put(Players, player("p1", 1, 8));
+          throw boom;
+        })).rejects.toBe(boom);
+        expect(await Promise.all(["byScore", "byName", PRIMARY].map((index) => query(Players, index)))).toEqual(before);
+        expect(await count(Players, "byScore", { equals: ["b"], range: { gt: 15 } })).toBe(3);
       });
 
       it("should give the exact total for 100 concurrent read-modify-write increments", async () => {
@@ -275,6 +321,19 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
           await tx.put(Accounts, account("a4", "dan", 4, "j@x"));
         });
         expect(ids(await query(Accounts, "byEmail"))).toEqual(["a4", "a3", "a1"]);
+      });
+
+      it("should let two rows swap unique keys in one transaction through a free key, and refuse the straight swap", async () => {
+        await putAll(Accounts, [account("a1", "ann", 1, "k@x"), account("a2", "bob", 2, "j@x")]);
+        await run(async (tx) => {
+          await expect(tx.put(Accounts, account("a1", "ann", 1, "j@x"))).rejects.toMatchObject({ index: "byEmail", key: ["j@x"] });
+          await tx.put(Accounts, account("a1", "ann", 1, "spare@x"));
+          await tx.put(Accounts, account("a2", "bob", 2, "k@x"));
+          await tx.put(Accounts, account("a1", "ann", 1, "j@x"));
+        });
+        expect(await query(Accounts, "byEmail")).toEqual([account("a1", "ann", 1, "j@x"), account("a2", "bob", 2, "k@x")]);
+        expect(await count(Accounts, "byEmail", { equals: ["spare@x"] })).toBe(0);
+        await expect(putAll(Accounts, [account("a3", "cat", 3, "k@x")])).rejects.toBeInstanceOf(UniqueViolation);
       });
 
       it("should not apply to rows left out of the index", async () => {
@@ -407,6 +466,53 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
             }
             const seenIds = new Set(ids(seen));
             expect([...mustSee].filter((id) => !seenIds.has(id))).toEqual([]);
+          },
+        ), { numRuns });
+      });
+
+      it("should page past overwrites made between pages: rows left in place show their new version, moved rows show where they now are", async () => {
+        await fc.assert(fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 0, max: 29 }), { maxLength: 20 }),
+          fc.integer({ min: 1, max: 4 }),
+          fc.constantFrom("asc" as const, "desc" as const),
+          fc.array(fc.array(overwrite(), { maxLength: 3 }), { maxLength: 30 }),
+          async (initial, limit, order, batches) => {
+            await storage.clear();
+            const current = new Map(initial.map((n) => {
+              const row = player(`r${String(n).padStart(2, "0")}`, n % 5);
+              return [row.id, row] as const;
+            }));
+            await putAll(Players, [...current.values()]);
+            // Rows that must still show up: those ahead of the cursor when last written.
+            const pending = new Set(current.keys());
+            const sign = order === "asc" ? 1 : -1;
+            const positions: Cursor[] = [];
+            let after: Cursor | undefined;
+            for (let i = 0; ; i++) {
+              // Each page moves the cursor on; writes stop after the last batch, and 30 ids run out.
+              expect(i).toBeLessThanOrEqual(batches.length + 30);
+              const page = await query(Players, "byScore", { equals: ["b"], order, limit, after });
+              if (page.length === 0) break;
+              for (const row of page) {
+                expect(row).toEqual(current.get(row.id));
+                pending.delete(row.id);
+                positions.push(cursorOf(Players, "byScore", row));
+              }
+              after = positions.at(-1)!;
+              for (const m of batches[i] ?? []) {
+                const old = [...current.values()][m.pick % Math.max(1, current.size)];
+                if (!old) continue;
+                const next = m.score === null ? { ...old, note: old.note + 1 } : { ...old, score: m.score };
+                await putAll(Players, [next]);
+                current.set(next.id, next);
+                if (compareCursor(cursorOf(Players, "byScore", next), after) * sign > 0) pending.add(next.id);
+                else pending.delete(next.id);
+              }
+            }
+            for (let k = 1; k < positions.length; k++) {
+              expect(compareCursor(positions[k - 1]!, positions[k]!) * sign).toBeLessThan(0);
+            }
+            expect([...pending]).toEqual([]);
           },
         ), { numRuns });
       });
@@ -611,6 +717,11 @@ function transfer(names: readonly string[]) {
 
 function mutation() {
   return fc.record({ insert: fc.boolean(), n: fc.integer({ min: 0, max: 59 }) });
+}
+
+/** An overwrite of the `pick`-th row: a new score, or (null) the same keys with a new note. */
+function overwrite() {
+  return fc.record({ pick: fc.nat(29), score: fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }) });
 }
 
 /** Few distinct values, so that ties, collisions and prefix matches are common. */

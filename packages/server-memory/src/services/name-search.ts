@@ -2,14 +2,19 @@ import {
   cursorOf, matchName, searchTermsOf, SearchTier, tables,
   type Cursor, type SearchSourceRow, type SearchTermRow, type TableDef, type Tx,
 } from "@playfield/core";
+import {
+  buildNameSegment, indexOfId, searchSegments, segmentTerms, sourceAt, sourceText, type TermHit,
+} from "./name-segment.js";
 
 /*
  * Indexed name search for users and groups (ranking: domain/search-ranking.ts).
  * Tiers 0 and 1 (the name key equals or starts with the query) read the
  * name's own ordered index; tiers 2 and 3 (word prefixes, substrings) read
- * the search terms. Every candidate is checked against its live names with
+ * the search terms: a kind's packed segment (name-segment.ts: the bulk,
+ * built in one sort) merged with the `search_terms` rows (names written
+ * since). Every candidate is checked against its live names with
  * `matchName`, so a stale term never answers, and the answer equals a full
- * scan ranked by the same rule. Cost: O(log n + the rows read), whatever
+ * scan ranked by the same rule. Cost: O(log n + the terms read), whatever
  * the number of names.
  */
 
@@ -37,33 +42,100 @@ export interface SearchSource<Row> {
 
 const PAGE = 64;
 
-const sourceText = (subject: SearchSubject) => [subject.nameKey, ...subject.otherNames].join("\n");
-
-/** Writes a subject's search terms (replacing stale ones). Inside the transaction that changes its names. */
+/**
+ * Keeps a subject's names searchable (replacing stale terms), inside the
+ * transaction that changes them: nothing when its segment already holds
+ * these names, else `search_terms` rows.
+ */
 export async function indexNames(tx: Tx, subject: SearchSubject): Promise<void> {
   const id = `${subject.kind}:${subject.id}`;
-  const previous = await tx.get(tables.searchSources, id);
+  const [previous, held] = await Promise.all([tx.get(tables.searchSources, id), tx.get(searchSegments, subject.kind)]);
   const source = sourceText(subject);
   if (previous?.source === source) return;
   if (previous) await dropTerms(tx, previous);
+  const at = held ? indexOfId(held.segment, subject.id) : -1;
+  if (held && at >= 0 && sourceAt(held.segment, at) === source) {
+    // Renamed back to the names the segment holds: its terms serve again.
+    if (previous) {
+      await tx.delete(tables.searchSources, id);
+      await tx.put(searchSegments, { ...held, overlap: held.overlap - 1 });
+    }
+    return;
+  }
   const terms = searchTermsOf(subject.nameKey, subject.otherNames);
   for (const [n, { tag, term }] of terms.entries()) {
     await tx.put(tables.searchTerms, { id: `${id}:${n}`, kind: subject.kind, tag, term, ownerId: subject.id });
   }
   await tx.put(tables.searchSources, { id, kind: subject.kind, ownerId: subject.id, source, termCount: terms.length });
+  if (held && at >= 0 && !previous) await tx.put(searchSegments, { ...held, overlap: held.overlap + 1 });
 }
 
-/** Removes a subject's search terms (a deleted group). */
+/** Removes a subject's search terms (a deleted group); a segment's terms of it stay, unread: its row is gone. */
 export async function unindexNames(tx: Tx, kind: "u" | "g", ownerId: string): Promise<void> {
   const previous = await tx.get(tables.searchSources, `${kind}:${ownerId}`);
   if (!previous) return;
   await dropTerms(tx, previous);
   await tx.delete(tables.searchSources, previous.id);
+  const held = await tx.get(searchSegments, kind);
+  if (held && indexOfId(held.segment, ownerId) >= 0) await tx.put(searchSegments, { ...held, overlap: held.overlap - 1 });
 }
 
 async function dropTerms(tx: Tx, source: SearchSourceRow): Promise<void> {
   for (let n = 0; n < source.termCount; n++) await tx.delete(tables.searchTerms, `${source.id}:${n}`);
 }
+
+/** How many subjects of a kind have their names indexed, and how many of them as rows. O(log n). */
+export async function indexedCount(tx: Tx, kind: "u" | "g"): Promise<{ subjects: number; asRows: number }> {
+  const [held, asRows] = await Promise.all([
+    tx.get(searchSegments, kind),
+    tx.count(tables.searchSources, "byKind", { equals: [kind] }),
+  ]);
+  return { subjects: (held?.segment.count ?? 0) + asRows - (held?.overlap ?? 0), asRows };
+}
+
+/**
+ * Indexes exactly `subjects` (ids distinct): one segment built from them
+ * replaces the kind's segment and its `search_terms` rows. Linear in the
+ * names plus one sort of the terms.
+ */
+export async function rebuildNames(tx: Tx, kind: "u" | "g", subjects: readonly SearchSubject[]): Promise<void> {
+  for (const source of await tx.query(tables.searchSources, "byKind", { equals: [kind] })) {
+    await dropTerms(tx, source);
+    await tx.delete(tables.searchSources, source.id);
+  }
+  const { segment, leftOut } = buildNameSegment(kind, subjects);
+  await tx.put(searchSegments, { kind, segment, overlap: 0 });
+  for (const subject of leftOut) await indexNames(tx, subject);
+}
+
+/** The terms with `tag` that start with `query`, in (term, id) order: the segment's and the rows', merged. */
+async function* termsFrom(tx: Tx, kind: "u" | "g", tag: "w" | "s", query: string): AsyncGenerator<TermHit> {
+  const held = await tx.get(searchSegments, kind);
+  const packed = held ? segmentTerms(held.segment, tag, query) : null;
+  let next = packed?.next();
+  let after: Cursor | undefined;
+  pages: for (;;) {
+    const rows: SearchTermRow[] = await tx.query(tables.searchTerms, "byTerm", {
+      equals: [kind, tag], range: { gte: query }, limit: PAGE, ...(after ? { after } : {}),
+    });
+    for (const row of rows) {
+      if (!row.term.startsWith(query)) break pages;
+      while (next && !next.done && before(next.value, row)) {
+        yield next.value;
+        next = packed!.next();
+      }
+      yield row;
+    }
+    if (rows.length < PAGE) break;
+    after = cursorOf(tables.searchTerms, "byTerm", rows[rows.length - 1]!);
+  }
+  while (next && !next.done) {
+    yield next.value;
+    next = packed!.next();
+  }
+}
+
+const before = (a: TermHit, b: TermHit) => a.term < b.term || (a.term === b.term && a.ownerId < b.ownerId);
 
 /**
  * The best `limit` rows for a normalized query, best first. Reads pages in
@@ -99,20 +171,11 @@ export async function searchNames<Row>(tx: Tx, from: SearchSource<Row>, query: s
     after = cursorOf(from.table, from.nameIndex, rows[rows.length - 1]!);
   }
 
-  // Tier 2 (words), then tier 3 (suffixes): the term index, in term order.
+  // Tier 2 (words), then tier 3 (suffixes), in term order.
   for (const [tag, tier] of [["w", SearchTier.Word], ["s", SearchTier.Substring]] as const) {
-    let after: Cursor | undefined;
-    terms: for (;;) {
-      const rows: SearchTermRow[] = await tx.query(tables.searchTerms, "byTerm", {
-        equals: [from.kind, tag], range: { gte: query }, limit: PAGE, ...(after ? { after } : {}),
-      });
-      for (const row of rows) {
-        if (!row.term.startsWith(query)) break terms;
-        await consider(row.ownerId, (t) => t === tier, row.term);
-        if (found.length >= limit) return found;
-      }
-      if (rows.length < PAGE) break;
-      after = cursorOf(tables.searchTerms, "byTerm", rows[rows.length - 1]!);
+    for await (const hit of termsFrom(tx, from.kind, tag, query)) {
+      await consider(hit.ownerId, (t) => t === tier, hit.term);
+      if (found.length >= limit) return found;
     }
   }
   return found;

@@ -1,0 +1,239 @@
+import { defineTable, nameWords, SUBSTRING_MIN } from "@playfield/core";
+import type { SearchSubject } from "./name-search.js";
+
+/*
+ * A name segment: the search terms of many subjects (users or groups) packed
+ * into one string and two sorted arrays of positions, built in one pass and
+ * one sort, and never changed afterwards (a rebuild replaces it). It holds
+ * what the `search_terms` rows hold, about 140 bytes per user against ~6 KB
+ * of rows, so that a bulk of names loaded at once (an import, a seeded
+ * population) costs one sort instead of a row and two index entries per
+ * term. Writes after the build go to the rows (see name-search.ts).
+ */
+
+/** The terms of many subjects, packed: what `search_terms` holds for them, read in (term, id) order. */
+export interface NameSegment {
+  kind: "u" | "g";
+  /** How many subjects. */
+  count: number;
+  /** The subjects' ids in id order, concatenated: subject i is `ids.slice(idBounds[i], idBounds[i + 1])`. */
+  ids: string;
+  idBounds: Int32Array;
+  /** Each subject's indexed names (`sourceText`), concatenated likewise. */
+  sources: string;
+  sourceBounds: Int32Array;
+  /** Each subject's name key, then its words, each closed by TERM_END; subjects in id order from `textStarts[i]`. */
+  text: string;
+  textStarts: Int32Array;
+  /** Where each suffix term (tier 3) starts in `text`, in (term, id) order; it runs to its TERM_END. */
+  suffixes: Int32Array;
+  /** Where each word term (tier 2) starts in `text`, in (term, id) order. */
+  words: Int32Array;
+}
+
+/** The row that holds a kind's segment, and how many subjects have newer names in `search_sources` rows. */
+export interface SearchSegmentRow {
+  kind: "u" | "g";
+  segment: NameSegment;
+  /** Subjects of the segment that also have a `search_sources` row (renamed since the build). */
+  overlap: number;
+}
+
+/** At most one segment per kind. Declared here: the memory adapter sets tables up on first use. */
+export const searchSegments = defineTable<SearchSegmentRow>()({
+  name: "search_segments",
+  primaryKey: (row) => row.kind,
+  indexes: {},
+});
+
+/** Closes every term in `text`: below every other character, so comparing code units up to it orders terms as strings. */
+const TERM_END = "\u0000";
+const TERM_END_CODE = 0;
+/** A name with no surrogate has one code point per code unit. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** The indexed names of a subject, joined: a different value means its terms are stale. */
+export const sourceText = (subject: SearchSubject) => [subject.nameKey, ...subject.otherNames].join("\n");
+
+/**
+ * Packs the terms of `subjects` (ids distinct). Subjects whose names hold
+ * TERM_END cannot be packed and are answered in `leftOut`, to be indexed as
+ * rows. Cost: linear in the names, plus one sort of the terms.
+ */
+export function buildNameSegment(kind: "u" | "g", subjects: readonly SearchSubject[]): { segment: NameSegment; leftOut: SearchSubject[] } {
+  const leftOut: SearchSubject[] = [];
+  const packed: { subject: SearchSubject; source: string }[] = [];
+  for (const subject of subjects) {
+    const source = sourceText(subject);
+    if (source.includes(TERM_END)) leftOut.push(subject);
+    else packed.push({ subject, source });
+  }
+  packed.sort((a, b) => (a.subject.id < b.subject.id ? -1 : a.subject.id > b.subject.id ? 1 : 0));
+
+  const n = packed.length;
+  const idBounds = new Int32Array(n + 1);
+  const sourceBounds = new Int32Array(n + 1);
+  const textStarts = new Int32Array(n + 1);
+  const ids: string[] = [];
+  const sources: string[] = [];
+  const text: string[] = [];
+  const suffixes: number[] = [];
+  const words: number[] = [];
+  let idLength = 0, sourceLength = 0, at = 0;
+  for (let i = 0; i < n; i++) {
+    const { subject, source } = packed[i]!;
+    ids.push(subject.id);
+    sources.push(source);
+    idBounds[i + 1] = idLength += subject.id.length;
+    sourceBounds[i + 1] = sourceLength += source.length;
+    textStarts[i] = at;
+    // Suffixes as domain/search-ranking.ts `nameSuffixes` makes them: from the second code point on, SUBSTRING_MIN code points or more.
+    const key = subject.nameKey;
+    if (!SURROGATE.test(key)) {
+      for (let offset = 1; offset <= key.length - SUBSTRING_MIN; offset++) suffixes.push(at + offset);
+    } else {
+      const points: number[] = [];
+      for (let offset = 0; offset < key.length; offset += key.codePointAt(offset)! > 0xffff ? 2 : 1) points.push(offset);
+      for (let p = 1; p <= points.length - SUBSTRING_MIN; p++) suffixes.push(at + points[p]!);
+    }
+    text.push(key, TERM_END);
+    at += key.length + 1;
+    for (const word of nameWords([key, ...subject.otherNames])) {
+      if (word === key) continue;
+      words.push(at);
+      text.push(word, TERM_END);
+      at += word.length + 1;
+    }
+  }
+  textStarts[n] = at;
+  const joined = text.join("");
+  return {
+    segment: {
+      kind, count: n,
+      ids: ids.join(""), idBounds,
+      sources: sources.join(""), sourceBounds,
+      text: joined, textStarts,
+      suffixes: sortTerms(joined, suffixes),
+      words: sortTerms(joined, words),
+    },
+    leftOut,
+  };
+}
+
+/**
+ * Term positions in (term, id) order: a stable radix pass on the first two
+ * code units, then a comparison sort of each run that shares them (from the
+ * third unit on). Equal terms belong to distinct subjects, laid out in id
+ * order, so position breaks ties.
+ */
+function sortTerms(text: string, starts: readonly number[]): Int32Array {
+  const n = starts.length;
+  const head = new Uint32Array(n);
+  let order = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const start = starts[i]!;
+    const first = text.charCodeAt(start);
+    head[i] = ((first << 16) | (first === TERM_END_CODE ? 0 : text.charCodeAt(start + 1))) >>> 0;
+    order[i] = i;
+  }
+  // Two stable counting passes of 16 bits (low, then high): `order` ends sorted by head, ties in position order.
+  let spare = new Int32Array(n);
+  for (const shift of [0, 16]) {
+    const counts = new Uint32Array(0x10001);
+    for (let i = 0; i < n; i++) counts[((head[order[i]!]! >>> shift) & 0xffff) + 1]!++;
+    for (let d = 1; d <= 0x10000; d++) counts[d]! += counts[d - 1]!;
+    for (let i = 0; i < n; i++) spare[counts[(head[order[i]!]! >>> shift) & 0xffff]!++] = order[i]!;
+    [order, spare] = [spare, order];
+  }
+  const sorted = new Int32Array(n);
+  for (let i = 0; i < n; i++) sorted[i] = starts[order[i]!]!;
+  const fromThird = (a: number, b: number): number => {
+    for (let i = a + 2, j = b + 2; ; i++, j++) {
+      const x = text.charCodeAt(i), y = text.charCodeAt(j);
+      if (x !== y) return x - y;
+      if (x === TERM_END_CODE) return a - b;
+    }
+  };
+  for (let from = 0; from < n;) {
+    const key = head[order[from]!]!;
+    let to = from + 1;
+    while (to < n && head[order[to]!] === key) to++;
+    // A run of terms shorter than two units holds equal terms, already in position order.
+    if (to - from > 1 && (key & 0xffff) !== TERM_END_CODE && key >>> 16 !== TERM_END_CODE) sorted.subarray(from, to).sort(fromThird);
+    from = to;
+  }
+  return sorted;
+}
+
+/** The id of subject `i`. */
+export const idAt = (segment: NameSegment, i: number): string => segment.ids.slice(segment.idBounds[i]!, segment.idBounds[i + 1]!);
+
+/** The indexed names of subject `i` (`sourceText`). */
+export const sourceAt = (segment: NameSegment, i: number): string =>
+  segment.sources.slice(segment.sourceBounds[i]!, segment.sourceBounds[i + 1]!);
+
+/** The position of the subject `id`, or -1. O(log n). */
+export function indexOfId(segment: NameSegment, id: string): number {
+  let lo = 0, hi = segment.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const other = idAt(segment, mid);
+    if (other === id) return mid;
+    if (other < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+/** The subject whose part of `text` holds position `start`. O(log n). */
+function subjectAt(segment: NameSegment, start: number): number {
+  let lo = 0, hi = segment.count;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (segment.textStarts[mid]! <= start) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Compares the term at `start` with `query` as strings compare. */
+function compareTerm(text: string, start: number, query: string): number {
+  for (let k = 0; ; k++) {
+    const x = text.charCodeAt(start + k);
+    if (k === query.length) return x === TERM_END_CODE ? 0 : 1;
+    if (x === TERM_END_CODE) return -1;
+    const y = query.charCodeAt(k);
+    if (x !== y) return x - y;
+  }
+}
+
+function termStartsWith(text: string, start: number, query: string): boolean {
+  for (let k = 0; k < query.length; k++) {
+    const x = text.charCodeAt(start + k);
+    if (x === TERM_END_CODE || x !== query.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** One term of one subject, as `search_terms` rows give it. */
+export interface TermHit {
+  term: string;
+  ownerId: string;
+}
+
+/** The terms with tag `tag` (`w` words, `s` suffixes) that start with `query`, in (term, id) order. O(log n) to the first. */
+export function* segmentTerms(segment: NameSegment, tag: "w" | "s", query: string): Generator<TermHit> {
+  const terms = tag === "w" ? segment.words : segment.suffixes;
+  const { text } = segment;
+  let lo = 0, hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareTerm(text, terms[mid]!, query) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < terms.length; i++) {
+    const start = terms[i]!;
+    if (!termStartsWith(text, start, query)) return;
+    yield { term: text.slice(start, text.indexOf(TERM_END, start)), ownerId: idAt(segment, subjectAt(segment, start)) };
+  }
+}

@@ -74,7 +74,7 @@ async function run(sender: WebSocket, members: Member[], frame: (i: number) => s
 }
 
 async function playfieldCase(): Promise<{ run: () => Promise<number>; close: () => Promise<void> }> {
-  const server: StartedServer = await startServer({ port: 0, environment: "production", sessionSweepMs: 0, chatRate: null });
+  const server: StartedServer = await startServer({ port: 0, environment: "production", sessionSweepMs: 0, chatRate: null, websocket: { maxFrames: null } });
   const url = `${server.url.replace("http", "ws")}/realtime`;
   const users: SeededUser[] = [];
   for (let i = 0; i < MEMBERS; i++) users.push(await server.seed.user());

@@ -40,7 +40,15 @@ export interface GameInviteEvent { type: "game_invite"; from: RealtimeUser; expe
 export interface SignalEvent { type: "signal"; sessionId: string; from: string; data: unknown }
 
 /** A message of yours was refused (`about` is its type; a refused `chat_send` names its `clientMessageId`). */
-export interface RealtimeErrorEvent { type: "error"; about: string; code: string; message: string; clientMessageId?: string }
+export interface RealtimeErrorEvent {
+  type: "error";
+  about: string;
+  code: string;
+  message: string;
+  clientMessageId?: string;
+  /** With `resource_exhausted`: how long to wait before the same message would be accepted. */
+  retryAfterMs?: number;
+}
 
 /**
  * A chat message on a channel of yours (your own included, on every one of

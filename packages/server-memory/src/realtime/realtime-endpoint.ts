@@ -1,4 +1,4 @@
-import { Code, PlayfieldError, SessionService, type MethodDesc } from "@playfield/core";
+import { Code, PlayfieldError, SessionService, takeToken, type MethodDesc, type RateRule, type RateState } from "@playfield/core";
 import { authorize } from "../authorize.js";
 import type { ServerDeps } from "../server-deps.js";
 import { presenceFeed } from "../services/presence-feed.js";
@@ -32,6 +32,8 @@ export const RealtimeCloseCode = {
   BadHandshake: 4002,
   /** The client did not read its messages fast enough. */
   TooSlow: 4008,
+  /** The client sent frames faster than the connection's frame limit (`maxFrames`). */
+  TooManyFrames: 4029,
   /** The server is shutting down: connect again later. */
   GoingAway: 1001,
 } as const;
@@ -47,6 +49,8 @@ export interface RealtimeEndpointOptions {
   maxPendingMessages?: number;
   /** Client message handlers by `type`. Default: `defaultMessageHandlers`. */
   handlers?: MessageHandlers;
+  /** Client frames per connection, any type: a burst, then one every intervalMs; over it the connection closes (4029). Default 100 at once, then 50 a second; null: no limit. */
+  maxFrames?: RateRule | null;
 }
 
 /** One connection as the adapter drives it. */
@@ -77,12 +81,16 @@ const CONNECT: MethodDesc = {
   summary: "The realtime connection.",
 };
 
+/** The default frame limit of a connection: 100 at once, then 50 a second. */
+export const DEFAULT_MAX_FRAMES: Readonly<RateRule> = { burst: 100, intervalMs: 20 };
+
 /** Creates the realtime endpoint of a server. */
 export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpointOptions = {}): RealtimeEndpoint {
   const authTimeoutMs = options.authTimeoutMs ?? 10_000;
   const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
   const maxPendingMessages = options.maxPendingMessages ?? 256;
   const handlers = options.handlers ?? defaultMessageHandlers;
+  const maxFrames = options.maxFrames === undefined ? DEFAULT_MAX_FRAMES : options.maxFrames;
   const presence = presenceFeed(deps);
 
   return {
@@ -92,6 +100,7 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
       let deviceId = "";
       let authorization = "";
       let pending = 0;
+      let frames: RateState | undefined;
       let detach: (() => void) | null = null;
 
       /** Leaves the hub; the user's friends learn when it was their last connection. */
@@ -192,7 +201,17 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
       return {
         get userId() { return userId; },
         receive(text) {
-          if (state === "closed" || state === "authenticating") return;
+          if (state === "closed") return;
+          if (maxFrames) {
+            // Every frame counts, before any parsing: a flood costs one token-bucket step per frame, then the connection.
+            const decision = takeToken(frames, maxFrames, deps.clock.now());
+            if (!decision.allowed) {
+              close(RealtimeCloseCode.TooManyFrames, `too many messages: at most ${maxFrames.burst} at once, then one every ${maxFrames.intervalMs} ms`);
+              return;
+            }
+            frames = decision.state;
+          }
+          if (state === "authenticating") return;
           let message: unknown;
           try {
             message = JSON.parse(text);

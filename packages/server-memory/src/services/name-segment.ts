@@ -3,12 +3,13 @@ import type { SearchSubject } from "./name-search.js";
 
 /*
  * A name segment: the search terms of many subjects (users or groups) packed
- * into one string and two sorted arrays of positions, built in one pass and
- * one sort, and never changed afterwards (a rebuild replaces it). It holds
- * what the `search_terms` rows hold, about 140 bytes per user against ~6 KB
- * of rows, so that a bulk of names loaded at once (an import, a seeded
- * population) costs one sort instead of a row and two index entries per
- * term. Writes after the build go to the rows (see name-search.ts).
+ * into typed arrays over two strings, built in one pass, one sort of the
+ * suffixes and one sort of the distinct words, and never changed afterwards
+ * (a rebuild replaces it). It holds what the `search_terms` rows hold, about
+ * 120 bytes per user against ~6 KB of rows, so that a bulk of names loaded
+ * at once (an import, a seeded population) costs a sort instead of a row and
+ * two index entries per term. Writes after the build go to the rows (see
+ * name-search.ts).
  */
 
 /** The terms of many subjects, packed: what `search_terms` holds for them, read in (term, id) order. */
@@ -22,13 +23,17 @@ export interface NameSegment {
   /** Each subject's indexed names (`sourceText`), concatenated likewise. */
   sources: string;
   sourceBounds: Int32Array;
-  /** Each subject's name key, then its words, each closed by TERM_END; subjects in id order from `textStarts[i]`. */
-  text: string;
-  textStarts: Int32Array;
-  /** Where each suffix term (tier 3) starts in `text`, in (term, id) order; it runs to its TERM_END. */
+  /** Each subject's name key closed by TERM_END, in id order: subject i's from `keyStarts[i]`. */
+  keys: string;
+  keyStarts: Int32Array;
+  /** Where each suffix term (tier 3) starts in `keys`, in (term, id) order; it runs to its TERM_END. */
   suffixes: Int32Array;
-  /** Where each word term (tier 2) starts in `text`, in (term, id) order. */
-  words: Int32Array;
+  /** The distinct words (tier 2) in order, each closed by TERM_END: word k from `wordStarts[k]`. Names share words. */
+  words: string;
+  wordStarts: Int32Array;
+  /** The subjects having word k: `wordOwners[wordBounds[k]]` to before `wordBounds[k + 1]`, in id order. */
+  wordBounds: Int32Array;
+  wordOwners: Int32Array;
 }
 
 /** The row that holds a kind's segment, and how many subjects have newer names in `search_sources` rows. */
@@ -46,7 +51,7 @@ export const searchSegments = defineTable<SearchSegmentRow>()({
   indexes: {},
 });
 
-/** Closes every term in `text`: below every other character, so comparing code units up to it orders terms as strings. */
+/** Closes every term in `keys` and `words`: below every other character, so comparing code units up to it orders terms as strings. */
 const TERM_END = "\u0000";
 const TERM_END_CODE = 0;
 /** A name with no surrogate has one code point per code unit. */
@@ -58,7 +63,8 @@ export const sourceText = (subject: SearchSubject) => [subject.nameKey, ...subje
 /**
  * Packs the terms of `subjects` (ids distinct). Subjects whose names hold
  * TERM_END cannot be packed and are answered in `leftOut`, to be indexed as
- * rows. Cost: linear in the names, plus one sort of the terms.
+ * rows. Cost: linear in the names, plus a sort of the suffixes and one of
+ * the distinct words.
  */
 export function buildNameSegment(kind: "u" | "g", subjects: readonly SearchSubject[]): { segment: NameSegment; leftOut: SearchSubject[] } {
   const leftOut: SearchSubject[] = [];
@@ -73,12 +79,15 @@ export function buildNameSegment(kind: "u" | "g", subjects: readonly SearchSubje
   const n = packed.length;
   const idBounds = new Int32Array(n + 1);
   const sourceBounds = new Int32Array(n + 1);
-  const textStarts = new Int32Array(n + 1);
+  const keyStarts = new Int32Array(n + 1);
   const ids: string[] = [];
   const sources: string[] = [];
-  const text: string[] = [];
+  const keys: string[] = [];
   const suffixes: number[] = [];
-  const words: number[] = [];
+  // Words by first appearance, and one (word, subject) entry per word of a subject.
+  const wordIds = new Map<string, number>();
+  const entryWords: number[] = [];
+  const entryOwners: number[] = [];
   let idLength = 0, sourceLength = 0, at = 0;
   for (let i = 0; i < n; i++) {
     const { subject, source } = packed[i]!;
@@ -86,7 +95,7 @@ export function buildNameSegment(kind: "u" | "g", subjects: readonly SearchSubje
     sources.push(source);
     idBounds[i + 1] = idLength += subject.id.length;
     sourceBounds[i + 1] = sourceLength += source.length;
-    textStarts[i] = at;
+    keyStarts[i] = at;
     // Suffixes as domain/search-ranking.ts `nameSuffixes` makes them: from the second code point on, SUBSTRING_MIN code points or more.
     const key = subject.nameKey;
     if (!SURROGATE.test(key)) {
@@ -96,28 +105,54 @@ export function buildNameSegment(kind: "u" | "g", subjects: readonly SearchSubje
       for (let offset = 0; offset < key.length; offset += key.codePointAt(offset)! > 0xffff ? 2 : 1) points.push(offset);
       for (let p = 1; p <= points.length - SUBSTRING_MIN; p++) suffixes.push(at + points[p]!);
     }
-    text.push(key, TERM_END);
+    keys.push(key, TERM_END);
     at += key.length + 1;
     for (const word of nameWords([key, ...subject.otherNames])) {
       if (word === key) continue;
-      words.push(at);
-      text.push(word, TERM_END);
-      at += word.length + 1;
+      let id = wordIds.get(word);
+      if (id === undefined) wordIds.set(word, (id = wordIds.size));
+      entryWords.push(id);
+      entryOwners.push(i);
     }
   }
-  textStarts[n] = at;
-  const joined = text.join("");
+  keyStarts[n] = at;
+  const joined = keys.join("");
   return {
     segment: {
       kind, count: n,
       ids: ids.join(""), idBounds,
       sources: sources.join(""), sourceBounds,
-      text: joined, textStarts,
+      keys: joined, keyStarts,
       suffixes: sortTerms(joined, suffixes),
-      words: sortTerms(joined, words),
+      ...groupWords([...wordIds.keys()], entryWords, entryOwners),
     },
     leftOut,
   };
+}
+
+/**
+ * The distinct words in order, and each word's subjects: a counting sort of
+ * the entries by the word's rank, stable, so subjects stay in id order.
+ */
+function groupWords(distinct: string[], entryWords: number[], entryOwners: number[]) {
+  const order = distinct.map((_, id) => id).sort((a, b) => (distinct[a]! < distinct[b]! ? -1 : 1));
+  const rank = new Int32Array(distinct.length);
+  const wordStarts = new Int32Array(distinct.length);
+  const parts: string[] = [];
+  let at = 0;
+  order.forEach((id, k) => {
+    rank[id] = k;
+    wordStarts[k] = at;
+    parts.push(distinct[id]!, TERM_END);
+    at += distinct[id]!.length + 1;
+  });
+  const wordBounds = new Int32Array(distinct.length + 1);
+  for (const id of entryWords) wordBounds[rank[id]! + 1]!++;
+  for (let k = 1; k <= distinct.length; k++) wordBounds[k]! += wordBounds[k - 1]!;
+  const next = wordBounds.slice(0, distinct.length);
+  const wordOwners = new Int32Array(entryWords.length);
+  for (let e = 0; e < entryWords.length; e++) wordOwners[next[rank[entryWords[e]!]!]!++] = entryOwners[e]!;
+  return { words: parts.join(""), wordStarts, wordBounds, wordOwners };
 }
 
 /**
@@ -185,16 +220,29 @@ export function indexOfId(segment: NameSegment, id: string): number {
   return -1;
 }
 
-/** The subject whose part of `text` holds position `start`. O(log n). */
+/** The subject whose name key holds position `start` of `keys`. O(log n). */
 function subjectAt(segment: NameSegment, start: number): number {
   let lo = 0, hi = segment.count;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (segment.textStarts[mid]! <= start) lo = mid;
+    if (segment.keyStarts[mid]! <= start) lo = mid;
     else hi = mid;
   }
   return lo;
 }
+
+/** The first of `starts` (terms of `text` in order) whose term is not below `query`. */
+function lowerBound(text: string, starts: Int32Array, query: string): number {
+  let lo = 0, hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareTerm(text, starts[mid]!, query) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const termAt = (text: string, start: number) => text.slice(start, text.indexOf(TERM_END, start));
 
 /** Compares the term at `start` with `query` as strings compare. */
 function compareTerm(text: string, start: number, query: string): number {
@@ -223,17 +271,16 @@ export interface TermHit {
 
 /** The terms with tag `tag` (`w` words, `s` suffixes) that start with `query`, in (term, id) order. O(log n) to the first. */
 export function* segmentTerms(segment: NameSegment, tag: "w" | "s", query: string): Generator<TermHit> {
-  const terms = tag === "w" ? segment.words : segment.suffixes;
-  const { text } = segment;
-  let lo = 0, hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (compareTerm(text, terms[mid]!, query) < 0) lo = mid + 1;
-    else hi = mid;
+  if (tag === "s") {
+    const { keys, suffixes } = segment;
+    for (let i = lowerBound(keys, suffixes, query); i < suffixes.length && termStartsWith(keys, suffixes[i]!, query); i++) {
+      yield { term: termAt(keys, suffixes[i]!), ownerId: idAt(segment, subjectAt(segment, suffixes[i]!)) };
+    }
+    return;
   }
-  for (let i = lo; i < terms.length; i++) {
-    const start = terms[i]!;
-    if (!termStartsWith(text, start, query)) return;
-    yield { term: text.slice(start, text.indexOf(TERM_END, start)), ownerId: idAt(segment, subjectAt(segment, start)) };
+  const { words, wordStarts, wordBounds, wordOwners } = segment;
+  for (let k = lowerBound(words, wordStarts, query); k < wordStarts.length && termStartsWith(words, wordStarts[k]!, query); k++) {
+    const term = termAt(words, wordStarts[k]!);
+    for (let e = wordBounds[k]!; e < wordBounds[k + 1]!; e++) yield { term, ownerId: idAt(segment, wordOwners[e]!) };
   }
 }

@@ -21,7 +21,7 @@ export const PACK_ROWS_MIN = 1024;
  * indexed users differs from the number of users (someone wrote users
  * without `saveUser` since the last search), or when the users indexed as
  * rows outgrow half the segment (repacked: the segment holds a user in
- * ~140 bytes, rows in ~6 KB; doubling keeps the cost amortized linear).
+ * ~120 bytes, rows in ~6 KB; doubling keeps the cost amortized linear).
  * O(log n) when neither holds.
  */
 export async function syncUserNames(tx: Tx): Promise<void> {

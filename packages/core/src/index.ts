@@ -59,7 +59,7 @@ export type {
   ExperienceRow, PlaceVersionRow, Visibility, HostingTier, VersionStatus,
   GameSessionRow, SessionMemberRow, PlayRow,
   FriendEdgeRow, BlockRow,
-  FriendRequestRow, FollowRow, ProfileRow, GroupRow, GroupMemberRow, SearchTermRow, SearchSourceRow, AvatarRow, ReportRow,
+  FriendRequestRow, FollowRow, ProfileRow, GroupRow, GroupMemberRow, SearchTermRow, SearchSourceRow, SearchSegmentRow, NameSegment, AvatarRow, ReportRow,
   DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastorePlayerRow,
 } from "./storage/tables/index.js";
 export type { ChatMessageRow, ChatConversationRow, ChatReadRow } from "./storage/tables/index.js";

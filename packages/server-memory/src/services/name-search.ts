@@ -3,7 +3,7 @@ import {
   type Cursor, type SearchSourceRow, type SearchTermRow, type TableDef, type Tx,
 } from "@playfield/core";
 import {
-  buildNameSegment, indexOfId, searchSegments, segmentTerms, sourceAt, sourceText, type TermHit,
+  buildNameSegment, indexOfId, segmentTerms, sourceAt, sourceText, type TermHit,
 } from "./name-segment.js";
 
 /*
@@ -49,7 +49,7 @@ const PAGE = 64;
  */
 export async function indexNames(tx: Tx, subject: SearchSubject): Promise<void> {
   const id = `${subject.kind}:${subject.id}`;
-  const [previous, held] = await Promise.all([tx.get(tables.searchSources, id), tx.get(searchSegments, subject.kind)]);
+  const [previous, held] = await Promise.all([tx.get(tables.searchSources, id), tx.get(tables.searchSegments, subject.kind)]);
   const source = sourceText(subject);
   if (previous?.source === source) return;
   if (previous) await dropTerms(tx, previous);
@@ -58,7 +58,7 @@ export async function indexNames(tx: Tx, subject: SearchSubject): Promise<void> 
     // Renamed back to the names the segment holds: its terms serve again.
     if (previous) {
       await tx.delete(tables.searchSources, id);
-      await tx.put(searchSegments, { ...held, overlap: held.overlap - 1 });
+      await tx.put(tables.searchSegments, { ...held, overlap: held.overlap - 1 });
     }
     return;
   }
@@ -67,7 +67,7 @@ export async function indexNames(tx: Tx, subject: SearchSubject): Promise<void> 
     await tx.put(tables.searchTerms, { id: `${id}:${n}`, kind: subject.kind, tag, term, ownerId: subject.id });
   }
   await tx.put(tables.searchSources, { id, kind: subject.kind, ownerId: subject.id, source, termCount: terms.length });
-  if (held && at >= 0 && !previous) await tx.put(searchSegments, { ...held, overlap: held.overlap + 1 });
+  if (held && at >= 0 && !previous) await tx.put(tables.searchSegments, { ...held, overlap: held.overlap + 1 });
 }
 
 /** Removes a subject's search terms (a deleted group); a segment's terms of it stay, unread: its row is gone. */
@@ -76,8 +76,8 @@ export async function unindexNames(tx: Tx, kind: "u" | "g", ownerId: string): Pr
   if (!previous) return;
   await dropTerms(tx, previous);
   await tx.delete(tables.searchSources, previous.id);
-  const held = await tx.get(searchSegments, kind);
-  if (held && indexOfId(held.segment, ownerId) >= 0) await tx.put(searchSegments, { ...held, overlap: held.overlap - 1 });
+  const held = await tx.get(tables.searchSegments, kind);
+  if (held && indexOfId(held.segment, ownerId) >= 0) await tx.put(tables.searchSegments, { ...held, overlap: held.overlap - 1 });
 }
 
 async function dropTerms(tx: Tx, source: SearchSourceRow): Promise<void> {
@@ -87,7 +87,7 @@ async function dropTerms(tx: Tx, source: SearchSourceRow): Promise<void> {
 /** How many subjects of a kind have their names indexed, and how many of them as rows. O(log n). */
 export async function indexedCount(tx: Tx, kind: "u" | "g"): Promise<{ subjects: number; asRows: number }> {
   const [held, asRows] = await Promise.all([
-    tx.get(searchSegments, kind),
+    tx.get(tables.searchSegments, kind),
     tx.count(tables.searchSources, "byKind", { equals: [kind] }),
   ]);
   return { subjects: (held?.segment.count ?? 0) + asRows - (held?.overlap ?? 0), asRows };
@@ -104,13 +104,13 @@ export async function rebuildNames(tx: Tx, kind: "u" | "g", subjects: readonly S
     await tx.delete(tables.searchSources, source.id);
   }
   const { segment, leftOut } = buildNameSegment(kind, subjects);
-  await tx.put(searchSegments, { kind, segment, overlap: 0 });
+  await tx.put(tables.searchSegments, { kind, segment, overlap: 0 });
   for (const subject of leftOut) await indexNames(tx, subject);
 }
 
 /** The terms with `tag` that start with `query`, in (term, id) order: the segment's and the rows', merged. */
 async function* termsFrom(tx: Tx, kind: "u" | "g", tag: "w" | "s", query: string): AsyncGenerator<TermHit> {
-  const held = await tx.get(searchSegments, kind);
+  const held = await tx.get(tables.searchSegments, kind);
   const packed = held ? segmentTerms(held.segment, tag, query) : null;
   let next = packed?.next();
   let after: Cursor | undefined;

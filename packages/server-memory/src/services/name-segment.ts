@@ -1,4 +1,4 @@
-import { defineTable, nameWords, SUBSTRING_MIN } from "@playfield/core";
+import { nameWords, SUBSTRING_MIN, type NameSegment, type SearchSegmentRow } from "@playfield/core";
 import type { SearchSubject } from "./name-search.js";
 
 /*
@@ -11,45 +11,6 @@ import type { SearchSubject } from "./name-search.js";
  * two index entries per term. Writes after the build go to the rows (see
  * name-search.ts).
  */
-
-/** The terms of many subjects, packed: what `search_terms` holds for them, read in (term, id) order. */
-export interface NameSegment {
-  kind: "u" | "g";
-  /** How many subjects. */
-  count: number;
-  /** The subjects' ids in id order, concatenated: subject i is `ids.slice(idBounds[i], idBounds[i + 1])`. */
-  ids: string;
-  idBounds: Int32Array;
-  /** Each subject's indexed names (`sourceText`), concatenated likewise. */
-  sources: string;
-  sourceBounds: Int32Array;
-  /** Each subject's name key closed by TERM_END, in id order: subject i's from `keyStarts[i]`. */
-  keys: string;
-  keyStarts: Int32Array;
-  /** Where each suffix term (tier 3) starts in `keys`, in (term, id) order; it runs to its TERM_END. */
-  suffixes: Int32Array;
-  /** The distinct words (tier 2) in order, each closed by TERM_END: word k from `wordStarts[k]`. Names share words. */
-  words: string;
-  wordStarts: Int32Array;
-  /** The subjects having word k: `wordOwners[wordBounds[k]]` to before `wordBounds[k + 1]`, in id order. */
-  wordBounds: Int32Array;
-  wordOwners: Int32Array;
-}
-
-/** The row that holds a kind's segment, and how many subjects have newer names in `search_sources` rows. */
-export interface SearchSegmentRow {
-  kind: "u" | "g";
-  segment: NameSegment;
-  /** Subjects of the segment that also have a `search_sources` row (renamed since the build). */
-  overlap: number;
-}
-
-/** At most one segment per kind. Declared here: the memory adapter sets tables up on first use. */
-export const searchSegments = defineTable<SearchSegmentRow>()({
-  name: "search_segments",
-  primaryKey: (row) => row.kind,
-  indexes: {},
-});
 
 /** Closes every term in `keys` and `words`: below every other character, so comparing code units up to it orders terms as strings. */
 const TERM_END = "\u0000";

@@ -1,7 +1,8 @@
 /*
  * Every table of the platform and its indexes, declared once, one file per
  * service. Adapters read `allTables` to create tables and indexes; services
- * use the same definitions to read and write. Rows are plain JSON data.
+ * use the same definitions to read and write. Rows are plain JSON data,
+ * but for the typed arrays of the packed search segment (search_segments).
  */
 import * as catalog from "./catalog.js";
 import * as chat from "./chat.js";

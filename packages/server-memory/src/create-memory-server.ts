@@ -55,7 +55,7 @@ export interface ServerOptions {
   operatorToken?: string;
   /** Datastore limits; default 300 + 40 × players calls a minute, 500 MB + 1 MB × players seen, 30 days of old values. */
   datastore?: Partial<DatastoreLimits>;
-  /** Called with every failure that answered `internal`. Default: console.error. */
+  /** Called with every failure that answered `internal`, and every failure of background work (presence announcements, session sweeps, realtime handlers). Default: console.error. */
   onInternalError?: (error: unknown) => void;
 }
 
@@ -106,6 +106,7 @@ export function resolveConfig(options: ServerOptions): ServerConfig {
 export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
   const config = resolveConfig(options);
   const clock = options.clock ?? createMovableClock();
+  const onInternalError = options.onInternalError ?? ((error: unknown) => console.error("playfield: internal error", error));
   const deps: ServerDeps = {
     clock,
     storage: options.storage ?? createMemoryStorage(),
@@ -119,6 +120,7 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
     chatFilter: options.chatFilter ?? createDenyListFilter(),
     config,
     hashSecret: hashToken,
+    onInternalError,
   };
   const rawRoutes: RawRoute[] = [
     (request, url) => {
@@ -132,7 +134,6 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
     ...serviceRoutes(deps),
     adminReportsRoute(deps, options.operatorToken),
   ];
-  const onInternalError = options.onInternalError ?? ((error: unknown) => console.error("playfield: internal error", error));
   const rpc = createRpcHandler(deps, createRouter(implementations), onInternalError);
   const handle = createFetchHandler(rpc, rawRoutes, onInternalError);
   return {

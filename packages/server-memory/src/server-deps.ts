@@ -56,4 +56,6 @@ export interface ServerDeps {
   config: ServerConfig;
   /** Hashes an opaque token for storage (SHA-256, hex). */
   hashSecret(secret: string): string;
+  /** Told every failure no caller hears of: calls that answered `internal`, and background work (announcements, sweeps). */
+  onInternalError(error: unknown): void;
 }

@@ -48,7 +48,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Sta
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   // Silent members are dropped on a timer too, so rosters shrink while nobody calls.
   const sweeper = sessionSweepMs > 0
-    ? setInterval(() => { sweepSessions(memory.deps).catch((error: unknown) => console.error("playfield: session sweep failed", error)); }, sessionSweepMs)
+    ? setInterval(() => { sweepSessions(memory.deps).catch((error: unknown) => memory.deps.onInternalError(error)); }, sessionSweepMs)
     : null;
   sweeper?.unref();
   return {

@@ -130,7 +130,7 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
       const send = (event: RealtimeEvent) => sendText(JSON.stringify(event));
       const sendError = (reason: unknown, about: string) => {
         const error = PlayfieldError.from(reason);
-        if (error.code === Code.Internal) console.error("playfield: realtime handler failed", reason);
+        if (error.code === Code.Internal) deps.onInternalError(reason);
         send({ type: "error", about, code: error.code, message: error.code === Code.Internal ? "internal error" : error.rawMessage });
       };
 

@@ -48,7 +48,7 @@ export function createPresenceFeed(deps: ServerDeps): PresenceFeed {
 
   const enqueue = (job: () => Promise<void>): Promise<void> => {
     // A failed announcement must not fail the call whose change already committed.
-    const run = tail.then(job).catch((error: unknown) => { console.error("playfield: presence announcement failed", error); });
+    const run = tail.then(job).catch((error: unknown) => { deps.onInternalError(error); });
     tail = run;
     return run;
   };

@@ -2,63 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ScriptList, ScriptRuntime } from "../src/index.js";
 import { runCli } from "./cli-process.js";
-import { list, newRuntime } from "./helpers.js";
-
-const MODULES = {
-  "lib/dice.js": "export const roll = (sides) => 1 + Math.floor(Math.random() * sides);",
-  "lib/math.js": "import { roll } from './dice.js'; export const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v)); export { roll };",
-};
-
-const WALKER = `import { clamp, roll } from "lib/math";
-export default {
-  init() { return { x: 0, steps: 0 } },
-  onTick() { this.state.x = clamp(this.state.x + roll(6) - 3, -50, 50); this.state.steps += 1 },
-}`;
-const WAITER = `export default {
-  init() { return { woke: [], t: 0 } },
-  onLoad() { this.loop() },
-  async loop() {
-    for (;;) { await wait(70 + Math.floor(Math.random() * 90)); this.state.woke.push(Date.now() % 1000); if (this.state.woke.length > 8) this.state.woke.shift() }
-  },
-  onTick(dt) { this.state.t += dt },
-}`;
-const TIMERS = `export default {
-  init() { return { beats: 0, last: 0 } },
-  onLoad() { setInterval(() => { this.state.beats += 1; this.state.last = Date.now() }, 33) },
-  on: { hit(data) { this.state.beats += data.power } },
-}`;
-const RELOADED = (v: number) => `export default { init() { return { v: 0, sum: 0 } }, onTick() { this.state.v = ${v}; this.state.sum += ${v} * Math.random() } }`;
-
-/** Feeds the same command sequence to a runtime (in process or through lines). */
-function plan(): { at: number; command: string; args: Record<string, unknown> }[] {
-  const steps: { at: number; command: string; args: Record<string, unknown> }[] = [
-    { at: 0, command: "script.load", args: { name: "walker", source: WALKER } },
-    { at: 0, command: "script.load", args: { name: "waiter", source: WAITER } },
-    { at: 0, command: "script.load", args: { name: "timers", source: TIMERS } },
-    { at: 0, command: "script.load", args: { name: "reloaded", source: RELOADED(1) } },
-  ];
-  for (let t = 50; t < 1000; t += 100) {
-    steps.push({ at: t, command: "script.load", args: { name: "reloaded", source: RELOADED(t) } });
-    steps.push({ at: t + 10, command: "runtime.emit", args: { event: "hit", data: { power: t % 7 } } });
-  }
-  steps.push({ at: 300, command: "script.pause", args: { name: "waiter" } });
-  steps.push({ at: 420, command: "script.resume", args: { name: "waiter" } });
-  steps.push({ at: 600, command: "script.unload", args: { name: "walker" } });
-  steps.push({ at: 650, command: "script.load", args: { name: "walker", source: WALKER } });
-  return steps.sort((a, b) => a.at - b.at);
-}
-
-async function drive(runtime: ScriptRuntime): Promise<ScriptList> {
-  let tick = 0;
-  for (const step of plan()) {
-    if (step.at > tick) { await runtime.step(step.at - tick); tick = step.at; }
-    await runtime.run(step.command, step.args);
-  }
-  await runtime.step(1000 - tick);
-  return list(runtime);
-}
+import { drive, MODULES, plan, PLAN_TICKS } from "./determinism-plan.js";
+import { newRuntime } from "./helpers.js";
 
 function asLines(): unknown[] {
   const lines: unknown[] = [];
@@ -67,7 +13,7 @@ function asLines(): unknown[] {
     if (step.at > tick) { lines.push({ command: "runtime.step", args: { ticks: step.at - tick } }); tick = step.at; }
     lines.push({ command: step.command, args: step.args });
   }
-  lines.push({ command: "runtime.step", args: { ticks: 1000 - tick } }, { command: "script.list" });
+  lines.push({ command: "runtime.step", args: { ticks: PLAN_TICKS - tick } }, { command: "script.list" });
   return lines;
 }
 

@@ -13,6 +13,7 @@
 import { defineTable } from "@playfield/core";
 import { createMemoryStorage } from "../packages/server-memory/src/storage/index.js";
 import { measure, printTable, type Figure } from "./lib/measure.js";
+import { seededRandom } from "./lib/seeded-random.js";
 
 const ROWS = 100_000;
 const BATCH = 100;
@@ -28,17 +29,7 @@ const Players = defineTable<Player>()({
   },
 });
 
-/** A seeded generator, so every run writes the same rows. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = mulberry32(7);
+const random = seededRandom(7);
 const pick = () => Math.floor(random() * ROWS);
 
 const rows: Player[] = Array.from({ length: ROWS }, (_, i) => ({

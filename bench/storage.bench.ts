@@ -12,6 +12,7 @@
  */
 import { defineTable, type Storage } from "@playfield/core";
 import { createMemoryStorage } from "../packages/server-memory/src/storage/index.js";
+import { seededRandom } from "./lib/seeded-random.js";
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);
 const BOARD = "global";
@@ -26,17 +27,7 @@ const Scores = defineTable<Score>()({
 interface Doc { id: string; value: number }
 const Docs = defineTable<Doc>()({ name: "bench_docs", primaryKey: (row) => row.id, indexes: {} });
 
-/** A seeded generator, so every run ranks the same scores. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = mulberry32(42);
+const random = seededRandom(42);
 const randomScore = () => Math.floor(random() * 1e9);
 
 const gc = (globalThis as { gc?: () => void }).gc;

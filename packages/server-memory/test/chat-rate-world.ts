@@ -2,7 +2,7 @@ import { createClient, type PlayfieldClient } from "@playfield/client";
 import { createMemoryServer, type MemoryServer, type ServerOptions } from "../src/create-memory-server.js";
 import { startServer } from "../src/node/start-server.js";
 import { createRealtimeEndpoint } from "../src/realtime/realtime-endpoint.js";
-import { readySocket } from "./realtime-sockets.js";
+import { messageLog, readySocket } from "./realtime-sockets.js";
 
 /*
  * Helpers of the chat rate suites: a server reached in process (the realtime
@@ -34,36 +34,7 @@ export interface RateWorld extends AsyncDisposable {
 
 /** Collects the JSON messages of a connection and resolves waits on them. */
 function collector(): Link & { push(message: Record<string, unknown>): void } {
-  const messages: Record<string, unknown>[] = [];
-  const waiting = new Set<() => void>();
-  return {
-    messages,
-    send: () => { throw new Error("not connected"); },
-    push(message) {
-      messages.push(message);
-      for (const check of [...waiting]) check();
-    },
-    next(match, timeoutMs = 2000) {
-      return new Promise((resolve, reject) => {
-        let seen = 0;
-        const check = () => {
-          for (; seen < messages.length; seen++) {
-            if (!match(messages[seen]!)) continue;
-            waiting.delete(check);
-            clearTimeout(timer);
-            resolve(messages[seen]!);
-            return;
-          }
-        };
-        const timer = setTimeout(() => {
-          waiting.delete(check);
-          reject(new Error(`no matching message in ${timeoutMs} ms; got ${JSON.stringify(messages).slice(0, 400)}`));
-        }, timeoutMs);
-        waiting.add(check);
-        check();
-      });
-    },
-  };
+  return { ...messageLog(), send: () => { throw new Error("not connected"); } };
 }
 
 /** A server of `kind` with the given options, its clock frozen so limits are exact. */

@@ -14,18 +14,23 @@ export interface TestSocket {
   send(message: unknown): void;
 }
 
-export function openSocket(serverUrl: string): Promise<TestSocket> {
-  const ws = new WebSocket(`${serverUrl.replace(/^http/, "ws")}/realtime`);
+/** Received messages and waits on them: `push` each message as it arrives. */
+export interface MessageLog {
+  messages: Record<string, unknown>[];
+  push(message: Record<string, unknown>): void;
+  /** Resolves with the first message (already received or to come) that matches. */
+  next(match: (m: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+}
+
+export function messageLog(): MessageLog {
   const messages: Record<string, unknown>[] = [];
   const waiting = new Set<() => void>();
-  ws.on("message", (data) => {
-    messages.push(JSON.parse(data.toString()) as Record<string, unknown>);
-    for (const check of [...waiting]) check();
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })));
-  const socket: TestSocket = {
-    ws, messages, closed,
-    send: (message) => ws.send(typeof message === "string" ? message : JSON.stringify(message)),
+  return {
+    messages,
+    push(message) {
+      messages.push(message);
+      for (const check of [...waiting]) check();
+    },
     next(match, timeoutMs = 2000) {
       return new Promise((resolve, reject) => {
         let seen = 0;
@@ -47,6 +52,18 @@ export function openSocket(serverUrl: string): Promise<TestSocket> {
         check();
       });
     },
+  };
+}
+
+export function openSocket(serverUrl: string): Promise<TestSocket> {
+  const ws = new WebSocket(`${serverUrl.replace(/^http/, "ws")}/realtime`);
+  const log = messageLog();
+  ws.on("message", (data) => log.push(JSON.parse(data.toString()) as Record<string, unknown>));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+  const socket: TestSocket = {
+    ws, messages: log.messages, closed,
+    send: (message) => ws.send(typeof message === "string" ? message : JSON.stringify(message)),
+    next: log.next,
   };
   return new Promise((resolve, reject) => {
     ws.once("open", () => resolve(socket));

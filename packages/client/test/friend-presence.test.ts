@@ -1,26 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createRealtime, friendPresence, type FriendPresence, type PresenceEvent, type WebSocketLike } from "../src/index.js";
+import { createRealtime, friendPresence, type FriendPresence, type PresenceEvent } from "../src/index.js";
 import type { ClientAuth } from "../src/token-session.js";
-
-/** A WebSocket driven by hand: the test opens it, hands it messages and drops it. */
-class HandSocket implements WebSocketLike {
-  static last: HandSocket | undefined;
-  readyState = 0;
-  onopen: ((event: unknown) => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  onclose: ((event: { code: number; reason: string }) => void) | null = null;
-  onerror: ((event: unknown) => void) | null = null;
-  constructor(readonly url: string) { HandSocket.last = this; }
-  send() {}
-  close(code = 1000, reason = "") { this.drop(code, reason); }
-  open() { this.readyState = 1; this.onopen?.({}); }
-  receive(message: unknown) { this.onmessage?.({ data: JSON.stringify(message) }); }
-  drop(code: number, reason = "") {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
-    this.onclose?.({ code, reason });
-  }
-}
+import { FakeSocket } from "./fake-socket.js";
 
 const auth = {
   isSignedIn: async () => true,
@@ -36,9 +17,9 @@ const auth = {
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function readyRealtime() {
-  const realtime = createRealtime({ auth }, { url: "https://api.test", WebSocket: HandSocket, pingIntervalMs: 0, backoffMs: 1 });
+  const realtime = createRealtime({ auth }, { url: "https://api.test", WebSocket: FakeSocket, pingIntervalMs: 0, backoffMs: 1 });
   await flush();
-  const socket = HandSocket.last!;
+  const socket = FakeSocket.last!;
   socket.open();
   socket.receive({ type: "ready", userId: "usr_me" });
   await realtime.ready();
@@ -85,7 +66,7 @@ describe("friendPresence", () => {
     expect(friends.current.size).toBe(0);
     expect(friends.of("usr_bob")).toEqual({ presence: "offline" });
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const next = HandSocket.last!;
+    const next = FakeSocket.last!;
     expect(next).not.toBe(socket);
     next.open();
     next.receive({ type: "ready", userId: "usr_me" });

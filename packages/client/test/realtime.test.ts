@@ -1,28 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { createRealtime, type WebSocketLike } from "../src/index.js";
+import { createRealtime } from "../src/index.js";
 import type { ClientAuth } from "../src/token-session.js";
 import type { Tokens } from "../src/token-store.js";
-
-/** A scripted WebSocket: tests open, answer and close it by hand. */
-class FakeSocket implements WebSocketLike {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  sent: Record<string, unknown>[] = [];
-  onopen: ((event: unknown) => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  onclose: ((event: { code: number; reason: string }) => void) | null = null;
-  onerror: ((event: unknown) => void) | null = null;
-  constructor(readonly url: string) { FakeSocket.all.push(this); }
-  send(data: string) { this.sent.push(JSON.parse(data) as Record<string, unknown>); }
-  close(code = 1000, reason = "") { this.drop(code, reason); }
-  open() { this.readyState = 1; this.onopen?.({}); }
-  receive(message: unknown) { this.onmessage?.({ data: JSON.stringify(message) }); }
-  drop(code: number, reason = "") {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
-    this.onclose?.({ code, reason });
-  }
-}
+import { FakeSocket } from "./fake-socket.js";
 
 /** A token session stand-in: refresh hands out numbered tokens. */
 function fakeAuth(refreshWorks = true) {

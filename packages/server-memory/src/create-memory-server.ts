@@ -1,4 +1,4 @@
-import { createDenyListFilter, DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, type ChatFilter, type DatastoreLimits, type RateRule, type Storage, type TokenLifetimes } from "@playfield/core";
+import { createDenyListFilter, DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, fail, type ChatFilter, type DatastoreLimits, type RateRule, type Storage, type StorageSnapshot, type TokenLifetimes } from "@playfield/core";
 import { createTokenSigner } from "./crypto/create-token-signer.js";
 import { hashToken } from "./crypto/random-token.js";
 import type { SigningKey } from "./crypto/signing-key.js";
@@ -75,6 +75,21 @@ export interface MemoryServer {
   operator: { payouts: EconomyOperator["payouts"]; wallets: EconomyOperator["wallets"]; reports: ReportsOperator };
   /** Drops every record (keys and configuration stay). */
   reset(): Promise<void>;
+  /**
+   * Copies every record and the clock's time: seed a world once, then
+   * `restore` it before each test instead of seeding again. Needs a storage
+   * that can copy its data (the memory storage can); otherwise it rejects
+   * with `unimplemented`.
+   */
+  snapshot(): Promise<ServerSnapshot>;
+  /** Puts back every record and the clock's time of a snapshot (of this server or another with the same keys). */
+  restore(snapshot: ServerSnapshot): Promise<void>;
+}
+
+/** What `snapshot` copied: opaque; restore it any number of times. */
+export interface ServerSnapshot {
+  readonly storage: StorageSnapshot;
+  readonly clockMs: number;
 }
 
 export function resolveConfig(options: ServerOptions): ServerConfig {
@@ -145,5 +160,16 @@ export function createMemoryServer(options: ServerOptions = {}): MemoryServer {
     seed: createSeeder(deps),
     operator: { ...createEconomyOperator(deps), reports: createReportsOperator(deps) },
     reset: () => deps.storage.clear(),
+    async snapshot() {
+      const { snapshot } = deps.storage;
+      if (!snapshot) throw fail.unimplemented("snapshot: this server's storage cannot copy its data");
+      return { storage: await snapshot.call(deps.storage), clockMs: clock.now() };
+    },
+    async restore(saved) {
+      const { restore } = deps.storage;
+      if (!restore) throw fail.unimplemented("restore: this server's storage cannot copy its data");
+      await restore.call(deps.storage, saved.storage);
+      clock.set(saved.clockMs);
+    },
   };
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-export { createMemoryServer, type MemoryServer, type ServerOptions } from "./create-memory-server.js";
+export { createMemoryServer, type MemoryServer, type ServerOptions, type ServerSnapshot } from "./create-memory-server.js";
 export { startServer, type StartServerOptions, type StartedServer } from "./node/start-server.js";
 export { nodeHttpAdapter, type NodeApp } from "./node/node-http-adapter.js";
 export { createFetchHandler, type FetchHandler, type RequestEnv, type RawRoute } from "./fetch-handler.js";

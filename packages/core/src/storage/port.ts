@@ -89,6 +89,20 @@ export interface Storage {
   transact<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Drops every row (tests reset between cases). */
   clear(): Promise<void>;
+  /**
+   * Copies every row, to `restore` later: test suites seed once and restore
+   * before each case. Optional: an adapter that cannot copy its data leaves
+   * both out, and servers answer `unimplemented`.
+   */
+  snapshot?(): Promise<StorageSnapshot>;
+  /** Replaces every row with the snapshot's (the snapshot stays usable: restore it again at will). */
+  restore?(snapshot: StorageSnapshot): Promise<void>;
+}
+
+/** Every row of a storage at one moment, by table: opaque to callers, readable only by the adapter that took it. */
+export interface StorageSnapshot {
+  readonly adapter: string;
+  readonly data: unknown;
 }
 
 /** Thrown by `put` when a unique index already holds the key for another row. */

@@ -7,7 +7,7 @@
  * (through the same `write` as a put) before the error is rethrown, and no
  * other transaction ever saw the partial state.
  */
-import type { Query, Storage, TableDef, Tx } from "@playfield/core";
+import { PRIMARY_INDEX, type Query, type Storage, type StorageSnapshot, type TableDef, type Tx } from "@playfield/core";
 import { createTableStore, type RowVersion, type TableStore } from "./table-store.js";
 
 /** What one write replaced, to undo it. */
@@ -100,5 +100,38 @@ export function createMemoryStorage(): Storage {
     clear: () => enqueue(async () => {
       for (const store of stores.values()) store.clear();
     }),
+    // Rows are copied both ways, so neither later writes nor a restored
+    // world's writes reach the snapshot: it can be restored any number of times.
+    snapshot: () => enqueue(async () => {
+      const tables: TableCopy[] = [];
+      for (const store of stores.values()) tables.push({ def: store.def, rows: structuredClone(store.query(PRIMARY_INDEX, {})) });
+      return { adapter: ADAPTER, data: tables };
+    }),
+    restore: (snapshot) => enqueue(async () => {
+      const tables = tablesOf(snapshot);
+      for (const store of stores.values()) store.clear();
+      for (const { def, rows } of tables) {
+        const store = storeOf(def);
+        for (const row of structuredClone(rows)) {
+          const { id, version } = store.prepare(row);
+          store.write(id, version);
+        }
+      }
+    }),
   };
+}
+
+const ADAPTER = "playfield-memory";
+
+/** One table's rows in a snapshot, with its definition (tables are set up on first use). */
+interface TableCopy {
+  def: TableDef<unknown>;
+  rows: unknown[];
+}
+
+function tablesOf(snapshot: StorageSnapshot): TableCopy[] {
+  if (snapshot.adapter !== ADAPTER || !Array.isArray(snapshot.data)) {
+    throw new TypeError(`a snapshot of ${JSON.stringify(snapshot.adapter)} storage cannot be restored into the memory storage`);
+  }
+  return snapshot.data as TableCopy[];
 }

@@ -290,6 +290,52 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
       });
     });
 
+    describe("Storage.snapshot and Storage.restore (optional)", () => {
+      /** Everything the tests below compare: every index of every table they write, in order. */
+      const world = () => run(async (tx) => ({
+        players: ids(await tx.query(Players, PRIMARY)),
+        byScore: (await tx.query(Players, "byScore")).map((p) => `${p.id}:${p.score}:${p.note}`),
+        byName: ids(await tx.query(Players, "byName")),
+        scores: ids(await tx.query(Scores, "byScore", { order: "desc" })),
+        members: ids(await tx.query(Members, PRIMARY)),
+      }));
+
+      it("should offer both or neither", () => {
+        expect(typeof storage.snapshot).toBe(typeof storage.restore);
+      });
+
+      it("should put back exactly the rows and index order of the snapshot, any number of times", async () => {
+        if (!storage.snapshot || !storage.restore) return;
+        await putAll(Players, [player("a", 3), player("b", 1), player("c", 2)]);
+        await putAll(Scores, [score("s1", 10), score("s2", 30)]);
+        const saved = await storage.snapshot();
+        const before = await world();
+        for (let round = 0; round < 2; round++) {
+          await run(async (tx) => {
+            await tx.put(Players, player("a", 9, round + 1));
+            await tx.put(Players, player("d", 0));
+            await tx.delete(Players, "b");
+            await tx.delete(Scores, "s2");
+            await tx.put(Members, { id: "m", room: "r" });
+          });
+          expect(await world()).not.toEqual(before);
+          await storage.restore(saved);
+          expect(await world()).toEqual(before);
+        }
+      });
+
+      it("should leave unique indexes and counts working after a restore", async () => {
+        if (!storage.snapshot || !storage.restore) return;
+        await putAll(Players, [player("a", 3), player("b", 1)]);
+        const saved = await storage.snapshot();
+        await putAll(Players, [player("c", 5)]);
+        await storage.restore(saved);
+        await expect(run((tx) => tx.put(Players, { ...player("z", 0), name: "name-a" }))).rejects.toBeInstanceOf(UniqueViolation);
+        await putAll(Players, [player("c", 5)]);
+        expect(await count(Players, "byScore", { equals: ["b"] })).toBe(3);
+      });
+    });
+
     describe("UniqueViolation", () => {
       it("should be thrown by a put whose unique key another row holds, and keep nothing of that transaction", async () => {
         await putAll(Accounts, [account("a1", "ann", 1, "same@x")]);

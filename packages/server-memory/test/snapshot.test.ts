@@ -1,3 +1,4 @@
+import { createClient } from "@playfield/client";
 import { Code } from "@playfield/core";
 import { describe, expect, it } from "vitest";
 import { createMemoryServer } from "../src/create-memory-server.js";
@@ -38,6 +39,21 @@ describe("MemoryServer.snapshot with a storage that cannot copy its data", () =>
     const server = createMemoryServer({ storage: { transact, clear } });
     await expectError(server.snapshot(), Code.Unimplemented, /^snapshot: /);
     await expectError(server.restore({ storage: { adapter: "x", data: null }, clockMs: 0 }), Code.Unimplemented, /^restore: /);
+  });
+
+  it("should change nothing when a snapshot does not load", async () => {
+    const server = createMemoryServer();
+    const ada = await server.seed.user({ username: "ada_kept" });
+    const saved = await server.snapshot();
+    // A tampered copy: a second user with Ada's username breaks the unique index on names.
+    const tables = saved.storage.data as { def: { name: string }; rows: Record<string, unknown>[] }[];
+    const users = tables.find((t) => t.def.name === "users")!;
+    const tampered = { ...saved, storage: { ...saved.storage, data: tables.map((t) => (t === users ? { ...t, rows: [...t.rows, { ...t.rows[0], id: "u_twin" }] } : t)) } };
+    await server.seed.user({ username: "bob_later" });
+    await expect(server.restore(tampered)).rejects.toThrow(/unique index/);
+    const client = createClient({ baseUrl: "http://playfield.test", fetch: server.fetch });
+    expect((await client.identity.getMe({}, { token: ada.accessToken })).user.username).toBe("ada_kept");
+    expect((await client.social.searchUsers({ query: "bob_later" })).users.map((u) => u.username)).toEqual(["bob_later"]);
   });
 
   it("should refuse a snapshot another adapter took", async () => {

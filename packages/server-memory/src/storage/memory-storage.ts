@@ -107,16 +107,20 @@ export function createMemoryStorage(): Storage {
       for (const store of stores.values()) tables.push({ def: store.def, rows: structuredClone(store.query(PRIMARY_INDEX, {})) });
       return { adapter: ADAPTER, data: tables };
     }),
+    // Built aside and swapped in whole: a snapshot that does not load (a
+    // row breaking a unique index, a table that is not a table) changes nothing.
     restore: (snapshot) => enqueue(async () => {
-      const tables = tablesOf(snapshot);
-      for (const store of stores.values()) store.clear();
-      for (const { def, rows } of tables) {
-        const store = storeOf(def);
+      const restored = new Map<string, TableStore>();
+      for (const { def, rows } of tablesOf(snapshot)) {
+        const store = createTableStore(def);
         for (const row of structuredClone(rows)) {
           const { id, version } = store.prepare(row);
           store.write(id, version);
         }
+        restored.set(def.name, store);
       }
+      stores.clear();
+      for (const [name, store] of restored) stores.set(name, store);
     }),
   };
 }

@@ -183,6 +183,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       return text;
     };
     const direct = createDirectCalls(ctx, cell.heap32, options.valueTags);
+    const outOfMemory = `out of memory (memory limit ${options.memoryLimitBytes} bytes)`;
     let committedBytes: Uint8Array | undefined;
     /**
      * Reads what a handler call answered. A state is charged a fuel unit per
@@ -194,7 +195,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         case "thrown": throw new CallFailed(answer.error);
         case "nothing":
         case "timers due": return answer.kind;
-        case "out of memory": throw new ScriptFailure(`out of memory (memory limit ${options.memoryLimitBytes} bytes)`);
+        case "out of memory": throw new ScriptFailure(outOfMemory);
         case "unwritable": {
           try {
             explain();
@@ -224,11 +225,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       }
     };
     /** Throws where this.state is not JSON data, when the prelude's check can say (it runs under the call's fuel). */
-    const explain = () => {
-      const result = ctx.callFunction(explainFn, ctx.undefined);
-      if (result.error) throw new CallFailed(result.error);
-      result.value.dispose();
-    };
+    const explain = () => { callString(explainFn); };
     /** Calls an API function with numbers and settles its answer. */
     const callSettled = (f: QuickJSHandle, ...numbers: number[]): Settled => settle(direct.call(f, ...numbers));
     const quickTick = direct.bind2(quickTickFn);
@@ -289,7 +286,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (result.error) { result.error.dispose(); return "failed"; }
       const text = ctx.getString(result.value);
       result.value.dispose();
-      if (text === "InternalError: out of memory") return `out of memory (memory limit ${options.memoryLimitBytes} bytes)`;
+      if (text === "InternalError: out of memory") return outOfMemory;
       return text;
     };
     const rollback = () => {

@@ -71,6 +71,8 @@ export * from "./domain/payout-rules.js";
 export * from "./domain/analytics-windows.js";
 export { isThrottled, recordFailure, retryAfterSeconds, takeToken, returnToken, tokensLeft, type ThrottleRule, type ThrottleState, type RateRule, type RateState, type RateDecision } from "./domain/throttle.js";
 export { s256Challenge, isValidVerifier, isValidChallenge, verifyS256 } from "./domain/pkce.js";
+/** @private Internal code, does not follow semantic versioning. */
+export { ownValue } from "./json/own-value.js";
 export { mergeTopLevel, isJsonObject, type JsonObject } from "./domain/json-merge.js";
 export { nextVersion, setMayWrite } from "./domain/datastore-version.js";
 export { sessionAuthority, writeRefusal, type SessionAuthorityInput, type DatastoreTarget, type DatastoreWriter } from "./domain/datastore-authority.js";

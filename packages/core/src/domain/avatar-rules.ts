@@ -4,6 +4,7 @@
  * owned items of the right kind, proportions in the spec's ranges. Pure:
  * the service passes in what the user owns.
  */
+import { ownValue } from "../json/own-value.js";
 import { EMOTE_SLOTS, PROPORTION_RANGES } from "../schemas/avatar.js";
 
 /** The version of the avatar format the server writes. */
@@ -65,7 +66,7 @@ export function avatarProblem(input: AvatarInput, ownedKinds: ReadonlyMap<string
     if (kind !== EMOTE_KIND) return `emotes.${slot}: ${id} is not an emote`;
   }
   for (const [name, value] of Object.entries(input.proportions ?? {})) {
-    const range = PROPORTION_RANGES[name as ProportionName] as readonly [number, number] | undefined;
+    const range = ownValue<readonly [number, number]>(PROPORTION_RANGES, name);
     if (!range || value === undefined) continue;
     if (!(value === 0 || (value >= range[0] && value <= range[1]))) return `proportions.${name}: 0 (unset) or ${range[0]} to ${range[1]}`;
   }

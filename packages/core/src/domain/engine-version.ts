@@ -1,3 +1,5 @@
+import { ownValue } from "../json/own-value.js";
+
 /*
  * Engine versions as clients send them on Join (`1.4.2`, `2.0`, `1.10.0-beta`):
  * dot-separated numbers compared part by part, missing parts read as 0; a
@@ -29,8 +31,9 @@ export function compareEngineVersions(a: string, b: string): number {
  * below any minimum.
  */
 export function missingEngineVersion(engineMin: Readonly<Record<string, string>>, platform: string, engineVersion: string): string | null {
-  const min = engineMin[platform];
-  if (min === undefined || min === "") return null;
+  // `platform` is the caller's string: only the version's own entries count (not `constructor`, `toString`, …).
+  const min = ownValue(engineMin, platform);
+  if (typeof min !== "string" || min === "") return null;
   if (parseEngineVersion(engineVersion) === null) return min;
   return compareEngineVersions(engineVersion, min) < 0 ? min : null;
 }

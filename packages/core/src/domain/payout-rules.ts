@@ -1,3 +1,5 @@
+import { ownValue } from "../json/own-value.js";
+
 /*
  * Payout rules (DESIGN.md "Payouts"): the conversion of credits to US
  * dollars with exact decimal math, the minimum, and the moves between payout
@@ -49,7 +51,7 @@ export const PAYOUT_MOVES: Record<PayoutStatus, readonly PayoutStatus[]> = {
 
 /** Whether a payout may move from `from` to `to`. */
 export function canMovePayout(from: PayoutStatus, to: PayoutStatus): boolean {
-  return PAYOUT_MOVES[from].includes(to);
+  return ownValue(PAYOUT_MOVES, from)?.includes(to) ?? false;
 }
 
 /** Whether reaching `status` gives the credits back to `earned`. */

@@ -1,3 +1,5 @@
+import { ownValue } from "../json/own-value.js";
+
 /*
  * Pure checks of a place version's fields (CatalogService.PublishVersion):
  * content manifest URLs per cook target, minimum engine versions per
@@ -63,7 +65,7 @@ export function placeVersionProblem(contentUrls: Record<string, string>, engineM
   if (targets.length === 0) return `contentUrls: at least one of ${COOK_TARGETS.join(", ")}`;
   for (const target of targets) {
     if (!(COOK_TARGETS as readonly string[]).includes(target)) return `contentUrls.${target}: not a cook target (one of ${COOK_TARGETS.join(", ")})`;
-    const problem = contentUrlProblem(`contentUrls.${target}`, contentUrls[target]!);
+    const problem = contentUrlProblem(`contentUrls.${target}`, ownValue(contentUrls, target) ?? "");
     if (problem) return problem;
   }
   for (const [platform, version] of Object.entries(engineMin)) {
@@ -94,12 +96,12 @@ export function budgetReportProblem(reportJson: string, targets: readonly string
   if (!isRecord(report) || !isRecord(report.targets)) return "budgetReportJson: malformed: expected an object with a `targets` object";
   const reported = report.targets;
   for (const target of targets) {
-    const budget = PLACE_BUDGETS[target as CookTarget];
+    const budget = ownValue<Record<BudgetMetric, number>>(PLACE_BUDGETS, target);
     if (!budget) continue;
-    const measures = reported[target];
+    const measures = ownValue(reported, target);
     if (!isRecord(measures)) return `budgetReportJson: malformed: no report for target ${target}`;
     for (const metric of BUDGET_METRICS) {
-      const value = measures[metric];
+      const value = ownValue(measures, metric);
       if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
         return `budgetReportJson: malformed: targets.${target}.${metric} must be a non-negative number`;
       }

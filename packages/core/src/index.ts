@@ -40,6 +40,7 @@ export * from "./domain/chat-permission.js";
 export * from "./domain/chat-text.js";
 export * from "./domain/chat-filter.js";
 export * from "./domain/chat-unread.js";
+export { JSON_DEPTH_MAX, JSON_DEPTH_RULE, jsonTextDepth, jsonValueDepth } from "./json/json-depth.js";
 
 // Symbols below are for other Playfield packages and adapters.
 /** @private Internal code, does not follow semantic versioning. */

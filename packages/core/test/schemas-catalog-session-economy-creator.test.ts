@@ -256,7 +256,7 @@ const INVALID: Case[] = [
   ["ListExperiencesRequest", {}, { limit: -1 }, ["limit"], "must not be negative"],
   ["ListVersionsRequest", { experienceId: "e1" }, { limit: 201 }, ["limit"], "at most 200"],
   ["ListVersionsRequest", { experienceId: "e1" }, { beforeNumber: -1 }, ["beforeNumber"], "must not be negative"],
-  ["PublishVersionRequest", { experienceId: "e1" }, { budgetReportJson: "{\"drawCalls\":" }, ["budgetReportJson"], "JSON text"],
+  ["PublishVersionRequest", { experienceId: "e1" }, { budgetReportJson: "{\"drawCalls\":" }, ["budgetReportJson"], "must be JSON text (or empty)"],
   ["PublishVersionRequest", { experienceId: "e1" }, { contentUrls: { web: long(2049) } }, ["contentUrls", "web"], "at most 2048 characters"],
   ["SetLiveVersionRequest", { experienceId: "e1", versionId: "v1" }, { versionId: "" }, ["versionId"], "required"],
   ["UploadContentRequest", { data: "AAEC", contentType: "image/png" }, { data: "not base64!" }, ["data"], null],

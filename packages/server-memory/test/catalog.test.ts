@@ -133,7 +133,7 @@ describe.each(TRANSPORTS)("CatalogService (%s)", (kind) => {
       await expectError(c.publishVersion({ experienceId: id, contentUrls: { web: `/content/${"b".repeat(64)}` } }), Code.InvalidArgument, /^contentUrls.web: no uploaded content/);
       await expectError(c.publishVersion({ experienceId: id, contentUrls: WEB_MANIFEST, engineMin: { amiga: "1.0" } }), Code.InvalidArgument, /^engineMin.amiga: not a platform/);
       await expectError(c.publishVersion({ experienceId: id, contentUrls: WEB_MANIFEST, engineMin: { ios: "latest" } }), Code.InvalidArgument, /^engineMin.ios: a version/);
-      await expectError(c.publishVersion({ experienceId: id, contentUrls: WEB_MANIFEST, budgetReportJson: "{not json" }), Code.InvalidArgument, /^budgetReportJson: JSON text/);
+      await expectError(c.publishVersion({ experienceId: id, contentUrls: WEB_MANIFEST, budgetReportJson: "{not json" }), Code.InvalidArgument, /^budgetReportJson: must be JSON text/);
       expect((await c.listVersions({ experienceId: id })).versions).toEqual([]);
     });
 

@@ -1,14 +1,16 @@
 import { z } from "zod";
 import { bool, bytes, int32, int64, list, map, message, string, timestamp } from "../wire/fields.js";
 import { empty, limit, UserSummary } from "./common.js";
+import { jsonText } from "./json-text.js";
 
 /*
  * Schemas of CatalogService, in the spec's field order (the order gives the
  * proto field numbers). Caps the spec leaves open: ids 1-64 characters; title
  * 1-50; description and notes at most 1000; genre at most 32; search query at
  * most 100; URLs at most 2048; engine versions at most 32; budget report at
- * most 64 KiB of JSON; content type 1-100; content name at most 200; maxPlayers
- * 1-100; ListExperiences limit at most 100. The 8 MiB blob cap is the service's.
+ * most 64 KiB of JSON nested at most 32 levels deep; content type 1-100;
+ * content name at most 200; maxPlayers 1-100; ListExperiences limit at most
+ * 100. The 8 MiB blob cap is the service's.
  */
 
 /** How sessions of an experience are hosted. */
@@ -33,15 +35,6 @@ const optionalId = () => string(max(64));
 /** A string that is one of `values`, or "" when `allowEmpty`. */
 const oneOf = (values: readonly string[], allowEmpty: boolean) =>
   string(z.string().refine((v) => (allowEmpty && v === "") || values.includes(v), { error: `one of ${values.join(", ")}` }));
-const isJson = (text: string) => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 export const PlaceVersion = message("PlaceVersion", {
   id: string(),
   placeId: string(),
@@ -128,7 +121,7 @@ export const PublishVersionRequest = message("PublishVersionRequest", {
   contentUrls: map(string(max(2048))),
   engineMin: map(string(max(32))),
   notes: string(max(1000)),
-  budgetReportJson: string(max(65536).refine((v) => v === "" || isJson(v), { error: "JSON text" })),
+  budgetReportJson: jsonText({ max: 65536, maxRule: "at most 65536 characters", holds: "value", allowEmpty: true }),
 });
 
 export const SetLiveVersionRequest = message("SetLiveVersionRequest", { experienceId: id(), versionId: id() });

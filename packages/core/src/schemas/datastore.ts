@@ -8,11 +8,13 @@
  * text of at most 4 MB, counted here in characters (the service also caps the
  * stored bytes); ListKeys limit at most 1000; ListOrdered limit 0 to 100
  * (0 = 10), offset not negative. Ours: user ids and ListKeys prefix/after
- * at most 64 and 128 characters; a Set `version` not negative.
+ * at most 64 and 128 characters; a Set `version` not negative; values and
+ * patches nested at most 32 levels deep (JSON_DEPTH_MAX).
  */
 import { z } from "zod";
 import { bool, int32, int64, list, message, string, timestamp } from "../wire/fields.js";
 import { empty, limit } from "./common.js";
+import { jsonText } from "./json-text.js";
 
 /** The two scopes of an entry: one player's data, or shared by the experience's players. */
 export const DATASTORE_SCOPES = ["user", "global"] as const;
@@ -24,32 +26,11 @@ export const LIST_KEYS_MAX = 1000;
 export const LIST_ORDERED_MAX = 100;
 export const LIST_ORDERED_DEFAULT = 10;
 
-const isJson = (text: string): boolean => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-const isJsonObject = (text: string): boolean => {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
-};
-
 const store = () => string(z.string().regex(DATASTORE_STORE_PATTERN, { error: "1 to 50 of A-Z a-z 0-9 _ . - (empty = default)" }));
 const scope = () =>
   string(z.string().refine((v) => v === "" || (DATASTORE_SCOPES as readonly string[]).includes(v), { error: "one of user, global" }));
 const userId = () => string(z.string().max(64, { error: "at most 64 characters" }));
 const key = () => string(z.string().min(1, { error: "required" }).max(DATASTORE_KEY_MAX, { error: `at most ${DATASTORE_KEY_MAX} characters` }));
-// `abort` keeps an over-long value from being parsed as JSON at all.
-const jsonText = (isValid: (text: string) => boolean, rule: string) =>
-  string(z.string().max(DATASTORE_VALUE_MAX, { error: "at most 4 MB", abort: true }).refine(isValid, { error: rule }));
 
 export const DatastoreGetRequest = message("DatastoreGetRequest", {
   store: store(),
@@ -71,7 +52,7 @@ export const DatastoreSetRequest = message("DatastoreSetRequest", {
   scope: scope(),
   userId: userId(),
   key: key(),
-  value: jsonText(isJson, "must be JSON text"),
+  value: jsonText({ max: DATASTORE_VALUE_MAX, maxRule: "at most 4 MB", holds: "value" }),
   ifVersion: bool(),
   version: int64(z.int().min(0, { error: "must not be negative" })),
 });
@@ -88,7 +69,7 @@ export const DatastoreUpdateRequest = message("DatastoreUpdateRequest", {
   scope: scope(),
   userId: userId(),
   key: key(),
-  patch: jsonText(isJsonObject, "must be a JSON object as text"),
+  patch: jsonText({ max: DATASTORE_VALUE_MAX, maxRule: "at most 4 MB", holds: "object" }),
 });
 export const DatastoreUpdateResponse = message("DatastoreUpdateResponse", {
   value: string(),

@@ -59,6 +59,14 @@ export function messageJsonSchemas(schemas: readonly AnyMessage[]): Record<strin
   return defs;
 }
 
+/** The JSON Schema of any schema (input side), with the messages of refinements kept as rules. */
+export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", override: addCheckMessages }) as JsonSchema;
+  // A schema with an id is written as a $ref to its own definition.
+  const ref = typeof json.$ref === "string" ? json.$ref.slice(json.$ref.lastIndexOf("/") + 1) : undefined;
+  return ref ? ((json.$defs as Record<string, JsonSchema>)[ref] ?? json) : json;
+}
+
 /** A Markdown code span that survives backticks inside. */
 export function codeSpan(text: string): string {
   const fence = text.includes("`") ? "``" : "`";

@@ -9,6 +9,7 @@
 export { Code, codeToHttpStatus, codeFromHttpStatus, isCode } from "./errors/code.js";
 export { PlayfieldError, fail, type FieldIssue } from "./errors/playfield-error.js";
 export { toErrorJson, errorFromJson, type ErrorJson } from "./errors/error-json.js";
+export { issuesToError, fieldPath } from "./errors/issues-to-error.js";
 export { AuthLevel, Scope } from "./api/auth-level.js";
 export { defineService, type MethodSpec, type MethodDesc, type ServiceDesc, type MethodInput, type MethodRequest, type MethodOutput } from "./api/define-service.js";
 export { services, allMethods, shapeTable, API_PACKAGE, type Services } from "./api/services.js";
@@ -40,6 +41,8 @@ export * from "./domain/chat-permission.js";
 export * from "./domain/chat-text.js";
 export * from "./domain/chat-filter.js";
 export * from "./domain/chat-unread.js";
+export * as realtime from "./realtime/index.js";
+export { RealtimeCloseCode, type ServerEvent, type ServerEventMap, type ClientFrame, type ClientFrameInput, type ClientFrameMap } from "./realtime/index.js";
 export { JSON_DEPTH_MAX, JSON_DEPTH_RULE, jsonTextDepth, jsonValueDepth } from "./json/json-depth.js";
 
 // Symbols below are for other Playfield packages and adapters.

@@ -8,3 +8,5 @@ export type { FieldShape, FieldInfo, MessageShape, ShapeTable, ScalarType } from
 export { Code, codeToHttpStatus, codeFromHttpStatus, isCode } from "../errors/code.js";
 export { PlayfieldError, type FieldIssue } from "../errors/playfield-error.js";
 export { toErrorJson, errorFromJson, type ErrorJson } from "../errors/error-json.js";
+// The realtime close codes, so that a client reacts to them with no zod.
+export { RealtimeCloseCode } from "../realtime/close-code.js";

@@ -1,9 +1,16 @@
-import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+import { configDefaults, defineConfig } from "vitest/config";
 
 // Tests run from source: the "@playfield/source" export condition points
 // every workspace import at src/, so no build is needed to test.
 // Node tests resolve through Vite's SSR settings, so the condition goes there too.
 const conditions = ["@playfield/source"];
+// Roots are absolute so that the config serves from any folder (an example's own `npm test`).
+const repo = fileURLToPath(new URL(".", import.meta.url));
+// Tests that drive Chromium (`*.browser.test.ts`) run in the "browser" project alone: its
+// global setup looks for the browser once, says once when it is missing, and fails in CI.
+const browserTests = "**/*.browser.test.ts";
+const exclude = [...configDefaults.exclude, browserTests];
 const sourceConditions = {
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
@@ -13,16 +20,27 @@ export default defineConfig({
   ...sourceConditions,
   test: {
     projects: [
-      "core", "client", "server-memory", "script-runtime",
-    ].map((name) => ({
-      ...sourceConditions,
-      test: { name, root: `packages/${name}`, include: ["test/**/*.test.ts", "src/**/*.test.ts"] },
-    })).concat([{
-      ...sourceConditions,
-      test: { name: "examples", root: "examples", include: ["*/test/**/*.test.ts"] },
-    }, {
-      ...sourceConditions,
-      test: { name: "repo", root: ".", include: ["scripts/**/*.test.ts"] },
-    }]),
+      ...["core", "client", "server-memory", "script-runtime"].map((name) => ({
+        ...sourceConditions,
+        test: { name, root: `${repo}packages/${name}`, include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude },
+      })),
+      {
+        ...sourceConditions,
+        test: { name: "examples", root: `${repo}examples`, include: ["*/test/**/*.test.ts"], exclude },
+      },
+      {
+        ...sourceConditions,
+        test: { name: "repo", root: repo, include: ["scripts/**/*.test.ts"], exclude },
+      },
+      {
+        ...sourceConditions,
+        test: {
+          name: "browser",
+          root: repo,
+          include: [`packages/*/test/${browserTests}`, `examples/*/test/${browserTests}`],
+          globalSetup: ["scripts/browser/chromium-setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -5,16 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { chromium } from "playwright-core";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumPath, launchChromium } from "../../../scripts/browser/launch-chromium.js";
 import { drive, MODULES } from "./determinism-plan.js";
 import { newRuntime } from "./helpers.js";
 
-// Debian's chromium package, driven by playwright-core (no downloaded browsers).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-describe("the script runtime in a browser", () => {
+describe.runIf(chromiumPath)("the script runtime in a browser", () => {
   let browser: Browser;
   let server: Server;
   let out: string;
@@ -46,7 +43,7 @@ describe("the script runtime in a browser", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const address = server.address();
     origin = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

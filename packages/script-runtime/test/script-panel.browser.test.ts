@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumPath, launchChromium } from "../../../scripts/browser/launch-chromium.js";
 import { createScriptServer } from "../src/cli/serve.js";
 import type { ScriptServer } from "../src/cli/serve.js";
 import type { ScriptList } from "../src/index.js";
@@ -11,8 +11,6 @@ import { createScriptEditor } from "../src/editor/create-script-editor.js";
 import type { ScriptEditor } from "../src/editor/create-script-editor.js";
 import { createReferenceWorld } from "../src/kinds/reference-world.js";
 
-// Debian's chromium package, driven by playwright-core (no downloaded browsers).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const VIEWPORT = { width: 1100, height: 760 };
 
 /** Width and height from a PNG's IHDR chunk, after checking its signature. */
@@ -22,7 +20,7 @@ function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
-describe("the Scripts panel page", () => {
+describe.runIf(chromiumPath)("the Scripts panel page", () => {
   let browser: Browser;
   let page: Page;
   let server: ScriptServer;
@@ -38,7 +36,7 @@ describe("the Scripts panel page", () => {
     editor = createScriptEditor({ project, kinds: () => createReferenceWorld(), debounceMs: 50 });
     editor.runtime.start();
     server = await createScriptServer(editor.runtime);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: VIEWPORT });
     await page.goto(server.url);
   }, 60_000);

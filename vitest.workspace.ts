@@ -30,7 +30,7 @@ export default defineConfig({
       },
       {
         ...sourceConditions,
-        test: { name: "repo", root: repo, include: ["scripts/**/*.test.ts"], exclude },
+        test: { name: "repo", root: repo, include: ["scripts/**/*.test.ts", "bench/**/*.test.ts"], exclude },
       },
       {
         ...sourceConditions,

@@ -1,66 +1,26 @@
 /*
  * DatastoreService figures.
  *
- * 1. HTTP: Get, Set, Update and IncrementOrdered with a game token through the
- *    Node server, against authenticated GetMe of the same server, loaded in
- *    turns by the same generator (50 keep-alive connections). Target: each at
- *    least 0.8 of GetMe.
- * 2. In process: an ordered store of 1,000,000 entries: build time, memory,
+ * (Get and Set over HTTP, against GetMe, are in http.bench.ts.)
+ *
+ * 1. In process: an ordered store of 1,000,000 entries: build time, memory,
  *    and ListOrdered top-10 and offset 500,000 through the RPC layer, against
  *    GetMe through the same layer. Target: under 1 ms each.
- * 3. Memory per stored entry for 1,000,000 small values, against a plain Map
+ * 2. Memory per stored entry for 1,000,000 small values, against a plain Map
  *    of the same keys and values.
  *
  *   node --conditions=@playfield/source --import tsx bench/datastore.bench.ts
  *
- * BENCH_PARTS=http,memory,ordered picks parts; BENCH_SECONDS sets each HTTP load's length.
+ * BENCH_PARTS=memory,ordered picks parts.
  */
 import v8 from "node:v8";
 import vm from "node:vm";
 import { tables, type DatastoreEntryRow, type OrderedEntryRow } from "@playfield/core";
-import { createMemoryServer, startServer, type MemoryServer } from "@playfield/server-memory";
-import { startChild } from "./lib/child.js";
-import { runLoad, type LoadResult } from "./lib/load.js";
-import { formatDuration, formatRate, medianMs } from "./lib/measure.js";
+import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
+import { formatDuration, medianMs } from "./lib/measure.js";
 
-const CHILD = "PLAYFIELD_DATASTORE_BENCH_CHILD";
 /** No budget in the way of a load test. */
 const unlimited = { requestsPerMinute: 1e15, storedBytes: 1e15 };
-
-async function httpFigures(): Promise<void> {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 3);
-  process.env[CHILD] = "1";
-  const playfield = await startChild("../datastore.bench.ts");
-  delete process.env[CHILD];
-  const { url, token, gameToken } = JSON.parse(playfield.firstLine) as { url: string; token: string; gameToken: string };
-  const rpc = (method: string) => `${url}/svc.platform.v1.${method}`;
-  const cases = [
-    { name: "GetMe (access token, baseline)", url: rpc("IdentityService/GetMe"), body: "{}", token },
-    { name: "Set (game token)", url: rpc("DatastoreService/Set"), body: JSON.stringify({ key: "save", value: JSON.stringify({ level: 3, coins: 120 }) }), token: gameToken },
-    { name: "Get (game token)", url: rpc("DatastoreService/Get"), body: JSON.stringify({ key: "save" }), token: gameToken },
-    { name: "Update (game token)", url: rpc("DatastoreService/Update"), body: JSON.stringify({ key: "save", patch: JSON.stringify({ coins: 121 }) }), token: gameToken },
-    { name: "IncrementOrdered (game token)", url: rpc("DatastoreService/IncrementOrdered"), body: JSON.stringify({ store: "wins", delta: 1 }), token: gameToken },
-  ];
-  const runs = new Map<string, LoadResult[]>(cases.map((c) => [c.name, []]));
-  try {
-    for (const c of cases) await runLoad({ url: c.url, body: c.body, headers: { authorization: `Bearer ${c.token}` }, seconds: 1 });
-    // Alternate, so that drift on a shared machine hits every case alike.
-    for (let round = 0; round < 2; round++) {
-      for (const c of cases) runs.get(c.name)!.push(await runLoad({ url: c.url, body: c.body, headers: { authorization: `Bearer ${c.token}` }, seconds }));
-    }
-  } finally {
-    playfield.child.kill();
-  }
-  const best = (name: string) => runs.get(name)!.reduce((a, b) => (b.rate > a.rate ? b : a));
-  const base = best(cases[0]!.name);
-  console.log("\n### Datastore over HTTP: calls with a game token vs authenticated GetMe (50 connections)\n");
-  console.log("| case | req/s | p50 | p99 | errors | vs GetMe |");
-  console.log("|---|---:|---:|---:|---:|---:|");
-  for (const c of cases) {
-    const r = best(c.name);
-    console.log(`| ${c.name} | ${formatRate(r.rate)} | ${r.p50Ms.toFixed(2)} ms | ${r.p99Ms.toFixed(2)} ms | ${r.errors} | ${(r.rate / base.rate).toFixed(2)} |`);
-  }
-}
 
 /** A full garbage collection, so heap figures count live data only. */
 const gc = (() => {
@@ -164,16 +124,7 @@ async function entryMemoryFigures(): Promise<void> {
   console.log(`| datastore entries (row in its Map, the byOwner index) | ${Math.round(bytes / n)} | ${(bytes / mapBytes).toFixed(2)} |`);
 }
 
-if (process.env[CHILD]) {
-  // The server process of part 1: production settings, one account in one game session.
-  const server = await startServer({ port: 0, environment: "production", datastore: unlimited });
-  const user = await server.seed.user();
-  const gameToken = await server.seed.gameToken(user, { experienceId: "exp_bench", sessionId: "gs_bench" });
-  console.log(JSON.stringify({ url: server.url, token: user.accessToken, gameToken }));
-} else {
-  // BENCH_PARTS=http,memory,ordered (default: all three).
-  const parts = (process.env.BENCH_PARTS ?? "http,memory,ordered").split(",");
-  if (parts.includes("http")) await httpFigures();
-  if (parts.includes("memory")) await entryMemoryFigures();
-  if (parts.includes("ordered")) await orderedFigures();
-}
+// BENCH_PARTS=memory,ordered (default: both).
+const parts = (process.env.BENCH_PARTS ?? "memory,ordered").split(",");
+if (parts.includes("memory")) await entryMemoryFigures();
+if (parts.includes("ordered")) await orderedFigures();

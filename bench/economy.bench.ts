@@ -1,23 +1,17 @@
 /*
- * Economy and creator figures.
- *
- * 1. BuyItem per second over HTTP (a developer product bought again and
- *    again, 50 connections), against the authenticated GetMe of the same
- *    server in the same run.
- * 2. GetOverview and GetExperienceAnalytics(30 days) in process for a creator
- *    with 1,000 experiences and 1,000,000 recorded visits (target: under
- *    10 ms on every call, the first included: the per-day aggregates are
- *    written with each play and sale), against the authenticated GetMe of
- *    the same server.
+ * Creator figures: GetOverview and GetExperienceAnalytics(30 days) in
+ * process for a creator with 1,000 experiences and 1,000,000 recorded visits
+ * (target: under 10 ms on every call, the first included: the per-day
+ * aggregates are written with each play and sale), against the
+ * authenticated GetMe of the same server. BuyItem over HTTP, against GetMe,
+ * is in http.bench.ts.
  *
  *   node --expose-gc --conditions=@playfield/source --import tsx bench/economy.bench.ts
  */
 import { tables, type ExperienceRow, type PlayRow } from "@playfield/core";
-import { createMemoryServer, startServer, type MemoryServer } from "@playfield/server-memory";
+import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
 import { recordPlayEnded, recordPlayStarted } from "../packages/server-memory/src/services/creator-stats.js";
-import { startChild } from "./lib/child.js";
-import { runLoad, type LoadResult } from "./lib/load.js";
-import { formatDuration, formatRate, medianMs, timeOnce } from "./lib/measure.js";
+import { formatDuration, medianMs, timeOnce } from "./lib/measure.js";
 
 const DAY = 86_400_000;
 
@@ -43,96 +37,59 @@ async function call(server: MemoryServer, token: string, path: string, body: unk
   return response.json();
 }
 
-if (process.env.ECONOMY_BENCH_CHILD) {
-  // The HTTP server of part 1, in its own process.
-  const server = await startServer({ port: 0, environment: "production" });
-  const { creator, buyer } = await creatorWorld(server, 1);
-  const item = await call(server, creator.accessToken, "EconomyService/CreateItem", { kind: "developer_product", name: "Gems", price: 1, experienceId: "exp_0" }) as { id: string };
-  console.log(JSON.stringify({ url: server.url, token: buyer.accessToken, itemId: item.id }));
-} else {
-  // Part 1: BuyItem over HTTP against GetMe.
-  const seconds = Number(process.env.BENCH_SECONDS ?? 4);
-  process.env.ECONOMY_BENCH_CHILD = "1";
-  const child = await startChild("../economy.bench.ts");
-  delete process.env.ECONOMY_BENCH_CHILD;
-  const { url, token, itemId } = JSON.parse(child.firstLine) as { url: string; token: string; itemId: string };
-  const headers = { authorization: `Bearer ${token}` };
-  const getMe = () => runLoad({ url: `${url}/svc.platform.v1.IdentityService/GetMe`, body: "{}", headers, seconds });
-  const buy = () => runLoad({ url: `${url}/svc.platform.v1.EconomyService/BuyItem`, body: JSON.stringify({ itemId, expectedPrice: 1 }), headers, seconds });
-  const meRuns: LoadResult[] = [], buyRuns: LoadResult[] = [];
-  try {
-    await runLoad({ url: `${url}/svc.platform.v1.IdentityService/GetMe`, body: "{}", headers, seconds: 1 });
-    await runLoad({ url: `${url}/svc.platform.v1.EconomyService/BuyItem`, body: JSON.stringify({ itemId, expectedPrice: 1 }), headers, seconds: 1 });
-    for (let round = 0; round < 2; round++) {
-      meRuns.push(await getMe());
-      buyRuns.push(await buy());
+// A creator with 1,000 experiences and 1,000,000 visits over 60 days.
+const server = createMemoryServer({ environment: "production" });
+const { creator, buyer, rows } = await creatorWorld(server, 1000);
+const now = server.clock.now();
+const VISITS = Number(process.env.BENCH_VISITS ?? 1_000_000);
+const perExperience = VISITS / rows.length;
+// One transaction per experience, as plays would arrive: one 1,000,000-play transaction is slower (its undo log grows to millions of records).
+const loadMs = await timeOnce(async () => {
+  for (const [e, row] of rows.entries()) await server.deps.storage.transact(async (tx) => {
+    for (let i = 0; i < perExperience; i++) {
+      const joinedAt = now - 60 * DAY + Math.floor((i / perExperience) * 60 * DAY) + e;
+      const play: PlayRow = { id: `ply_${e}_${i}`, experienceId: row.id, userId: `usr_p${(e * 31 + i) % 20_000}`, sessionId: "gs", joinedAt, leftAt: joinedAt + 300_000 };
+      await tx.put(tables.plays, play);
+      await recordPlayStarted(tx, play, creator.userId);
+      await recordPlayEnded(tx, play, play.leftAt!);
     }
-  } finally {
-    child.child.kill();
-  }
-  const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.rate > a.rate ? b : a));
-  const m = best(meRuns), b = best(buyRuns);
-  console.log("\n### HTTP: BuyItem vs authenticated GetMe (50 connections, same server)\n");
-  console.log("| case | req/s | p50 | p99 | errors | vs GetMe |");
-  console.log("|---|---:|---:|---:|---:|---:|");
-  for (const [name, r] of [["GetMe (baseline)", m], ["BuyItem (developer product, 1 credit)", b]] as const) {
-    console.log(`| ${name} | ${formatRate(r.rate)} | ${r.p50Ms.toFixed(2)} ms | ${r.p99Ms.toFixed(2)} ms | ${r.errors} | ${(r.rate / m.rate).toFixed(2)} |`);
-  }
-
-  // Part 2: a creator with 1,000 experiences and 1,000,000 visits over 60 days.
-  const server = createMemoryServer({ environment: "production" });
-  const { creator, buyer, rows } = await creatorWorld(server, 1000);
-  const now = server.clock.now();
-  const VISITS = Number(process.env.BENCH_VISITS ?? 1_000_000);
-  const perExperience = VISITS / rows.length;
-  // One transaction per experience, as plays would arrive: one 1,000,000-play transaction is slower (its undo log grows to millions of records).
-  const loadMs = await timeOnce(async () => {
-    for (const [e, row] of rows.entries()) await server.deps.storage.transact(async (tx) => {
-      for (let i = 0; i < perExperience; i++) {
-        const joinedAt = now - 60 * DAY + Math.floor((i / perExperience) * 60 * DAY) + e;
-        const play: PlayRow = { id: `ply_${e}_${i}`, experienceId: row.id, userId: `usr_p${(e * 31 + i) % 20_000}`, sessionId: "gs", joinedAt, leftAt: joinedAt + 300_000 };
-        await tx.put(tables.plays, play);
-        await recordPlayStarted(tx, play, creator.userId);
-        await recordPlayEnded(tx, play, play.leftAt!);
-      }
-      await tx.put(tables.experiences, { ...row, visits: perExperience });
-    });
+    await tx.put(tables.experiences, { ...row, visits: perExperience });
   });
-  // Sales: game passes of 100 experiences, 20 sales each.
-  for (let e = 0; e < 100; e++) {
-    const pass = await call(server, creator.accessToken, "EconomyService/CreateItem", { kind: "developer_product", name: `Pass ${e}`, price: 10, experienceId: `exp_${e}` }) as { id: string };
-    for (let i = 0; i < 20; i++) await call(server, buyer.accessToken, "EconomyService/BuyItem", { itemId: pass.id, expectedPrice: 10 });
-  }
-  const firstOverviewMs = await timeOnce(() => call(server, creator.accessToken, "CreatorService/GetOverview"));
-  const getMeMs = await medianMs(() => call(server, creator.accessToken, "IdentityService/GetMe"), 201);
-  const overviewMs = await medianMs(() => call(server, creator.accessToken, "CreatorService/GetOverview"), 51);
-  // "Every call": the slowest of 51 more calls, not just the median.
-  let slowestOverviewMs = 0;
-  for (let i = 0; i < 51; i++) slowestOverviewMs = Math.max(slowestOverviewMs, await timeOnce(() => call(server, creator.accessToken, "CreatorService/GetOverview")));
-  // New plays on 10 experiences between overviews, recorded as SessionService does (aggregates included).
-  let extra = 0;
-  const overviewAfterPlaysMs = await medianMs(async () => {
-    await server.deps.storage.transact(async (tx) => {
-      for (let e = 0; e < 10; e++) {
-        extra += 1;
-        const play: PlayRow = { id: `ply_new_${extra}`, experienceId: `exp_${e}`, userId: "usr_new", sessionId: "gs", joinedAt: server.clock.now(), leftAt: null };
-        await tx.put(tables.plays, play);
-        await recordPlayStarted(tx, play, creator.userId);
-        const row = (await tx.get(tables.experiences, `exp_${e}`))!;
-        await tx.put(tables.experiences, { ...row, visits: row.visits + 1 });
-      }
-    });
-    await call(server, creator.accessToken, "CreatorService/GetOverview");
-  }, 51);
-  const analyticsMs = await medianMs(() => call(server, creator.accessToken, "CreatorService/GetExperienceAnalytics", { experienceId: "exp_1", days: 30 }), 51);
-  console.log(`\n### In process: creator with 1,000 experiences and ${VISITS.toLocaleString("en")} visits (median; loading the plays and their aggregates took ${formatDuration(loadMs)})\n`);
-  console.log("| case | time | vs GetMe |");
-  console.log("|---|---:|---:|");
-  const row = (name: string, ms: number) => console.log(`| ${name} | ${formatDuration(ms)} | ${(ms / getMeMs).toFixed(1)} |`);
-  row("GetMe (baseline)", getMeMs);
-  row("GetOverview, first call (aggregates kept as plays are recorded)", firstOverviewMs);
-  row("GetOverview", overviewMs);
-  row("GetOverview, slowest of 51 calls", slowestOverviewMs);
-  row("GetOverview after 10 new plays (insert included)", overviewAfterPlaysMs);
-  row("GetExperienceAnalytics, 30 days (reads the aggregates of 1,000 plays in 60 days)", analyticsMs);
+});
+// Sales: game passes of 100 experiences, 20 sales each.
+for (let e = 0; e < 100; e++) {
+  const pass = await call(server, creator.accessToken, "EconomyService/CreateItem", { kind: "developer_product", name: `Pass ${e}`, price: 10, experienceId: `exp_${e}` }) as { id: string };
+  for (let i = 0; i < 20; i++) await call(server, buyer.accessToken, "EconomyService/BuyItem", { itemId: pass.id, expectedPrice: 10 });
 }
+const firstOverviewMs = await timeOnce(() => call(server, creator.accessToken, "CreatorService/GetOverview"));
+const getMeMs = await medianMs(() => call(server, creator.accessToken, "IdentityService/GetMe"), 201);
+const overviewMs = await medianMs(() => call(server, creator.accessToken, "CreatorService/GetOverview"), 51);
+// "Every call": the slowest of 51 more calls, not just the median.
+let slowestOverviewMs = 0;
+for (let i = 0; i < 51; i++) slowestOverviewMs = Math.max(slowestOverviewMs, await timeOnce(() => call(server, creator.accessToken, "CreatorService/GetOverview")));
+// New plays on 10 experiences between overviews, recorded as SessionService does (aggregates included).
+let extra = 0;
+const overviewAfterPlaysMs = await medianMs(async () => {
+  await server.deps.storage.transact(async (tx) => {
+    for (let e = 0; e < 10; e++) {
+      extra += 1;
+      const play: PlayRow = { id: `ply_new_${extra}`, experienceId: `exp_${e}`, userId: "usr_new", sessionId: "gs", joinedAt: server.clock.now(), leftAt: null };
+      await tx.put(tables.plays, play);
+      await recordPlayStarted(tx, play, creator.userId);
+      const row = (await tx.get(tables.experiences, `exp_${e}`))!;
+      await tx.put(tables.experiences, { ...row, visits: row.visits + 1 });
+    }
+  });
+  await call(server, creator.accessToken, "CreatorService/GetOverview");
+}, 51);
+const analyticsMs = await medianMs(() => call(server, creator.accessToken, "CreatorService/GetExperienceAnalytics", { experienceId: "exp_1", days: 30 }), 51);
+console.log(`\n### In process: creator with 1,000 experiences and ${VISITS.toLocaleString("en")} visits (median; loading the plays and their aggregates took ${formatDuration(loadMs)})\n`);
+console.log("| case | time | vs GetMe |");
+console.log("|---|---:|---:|");
+const row = (name: string, ms: number) => console.log(`| ${name} | ${formatDuration(ms)} | ${(ms / getMeMs).toFixed(1)} |`);
+row("GetMe (baseline)", getMeMs);
+row("GetOverview, first call (aggregates kept as plays are recorded)", firstOverviewMs);
+row("GetOverview", overviewMs);
+row("GetOverview, slowest of 51 calls", slowestOverviewMs);
+row("GetOverview after 10 new plays (insert included)", overviewAfterPlaysMs);
+row("GetExperienceAnalytics, 30 days (reads the aggregates of 1,000 plays in 60 days)", analyticsMs);

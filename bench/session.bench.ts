@@ -1,7 +1,8 @@
 /*
  * SessionService and realtime figures:
- * 1. Join and Heartbeat over HTTP (Node server in a child process, 50
- *    keep-alive connections), against the authenticated GetMe of the same run.
+ * 1. Join and Heartbeat over HTTP (Node server in a child process, loaded by
+ *    wrk: bench/lib/http-rounds.ts), against the authenticated GetMe of the
+ *    same run.
  *    Join here is a retried Join of a seated player (one transaction, one
  *    token signed), since the load generator repeats one request.
  * 2. Realtime fan-out: one `session_members` to the 100 members of a session,
@@ -15,8 +16,8 @@ import { createClient } from "@playfield/client";
 import { startServer, type StartedServer } from "@playfield/server-memory";
 import { WebSocket } from "ws";
 import { startChild } from "./lib/child.js";
-import { runLoad, type LoadResult } from "./lib/load.js";
-import { formatDuration, formatRate } from "./lib/measure.js";
+import { assertValid, printHttpTable, runHttpRounds, type HttpCase } from "./lib/http-rounds.js";
+import { formatDuration } from "./lib/measure.js";
 
 /** Writes a published peer experience straight into storage. */
 async function addExperience(server: StartedServer, id: string, maxPlayers: number): Promise<void> {
@@ -46,41 +47,32 @@ if (process.env.PLAYFIELD_SESSION_BENCH_CHILD === "1") {
 } else {
   await httpFigures();
   await fanOutFigures();
-  process.exit(0);
+  process.exit(process.exitCode ?? 0);
 }
 
 async function httpFigures(): Promise<void> {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 3);
   process.env.PLAYFIELD_SESSION_BENCH_CHILD = "1";
   const { child, firstLine } = await startChild("../session.bench.ts");
   delete process.env.PLAYFIELD_SESSION_BENCH_CHILD;
-  const { url, token, sessionId } = JSON.parse(firstLine) as { url: string; token: string; sessionId: string };
-  const headers = { authorization: `Bearer ${token}` };
-  const cases = {
-    "GetMe (baseline)": { url: `${url}/svc.platform.v1.IdentityService/GetMe`, body: "{}" },
-    "Heartbeat": { url: `${url}/svc.platform.v1.SessionService/Heartbeat`, body: JSON.stringify({ sessionId }) },
-    "Join (retried, signs a game token)": { url: `${url}/svc.platform.v1.SessionService/Join`, body: JSON.stringify({ experienceId: "exp_bench", platform: "web" }) },
-  };
-  const runs = new Map<string, LoadResult[]>();
   try {
-    for (const c of Object.values(cases)) await runLoad({ ...c, headers, seconds: 1 });
-    for (let round = 0; round < 2; round++) {
-      for (const [name, c] of Object.entries(cases)) {
-        const result = await runLoad({ ...c, headers, seconds });
-        runs.set(name, [...(runs.get(name) ?? []), result]);
-      }
-    }
+    const { url, token, sessionId } = JSON.parse(firstLine) as { url: string; token: string; sessionId: string };
+    const headers = { authorization: `Bearer ${token}` };
+    const ok = (status: number) => status === 200;
+    const getMe = "GetMe (access token)";
+    const cases: HttpCase[] = [
+      { name: getMe, short: "GetMe", pid: child.pid!, url: `${url}/svc.platform.v1.IdentityService/GetMe`, body: "{}", headers, expect: ok },
+      { name: "Heartbeat", pid: child.pid!, url: `${url}/svc.platform.v1.SessionService/Heartbeat`, body: JSON.stringify({ sessionId }), headers, against: getMe, expect: ok },
+      {
+        name: "Join (retried, signs a game token)", pid: child.pid!, url: `${url}/svc.platform.v1.SessionService/Join`, headers, against: getMe,
+        body: JSON.stringify({ experienceId: "exp_bench", platform: "web" }), expect: (status, body) => ok(status) && body.includes(sessionId),
+      },
+    ];
+    const rounds = await runHttpRounds(cases, { rounds: Number(process.env.BENCH_ROUNDS ?? 3), seconds: Number(process.env.BENCH_SECONDS ?? 3) });
+    console.log(`\n${rounds.setup}`);
+    printHttpTable("SessionService over HTTP (Node server in a child process) against GetMe", cases.map((c) => rounds.figures.get(c.name)!));
+    assertValid(rounds);
   } finally {
     child.kill();
-  }
-  const best = (name: string) => runs.get(name)!.reduce((a, b) => (b.rate > a.rate ? b : a));
-  const base = best("GetMe (baseline)");
-  console.log("\n### SessionService over HTTP (50 connections, Node server in a child process)\n");
-  console.log("| case | req/s | p50 | p99 | errors | vs GetMe |");
-  console.log("|---|---:|---:|---:|---:|---:|");
-  for (const name of Object.keys(cases)) {
-    const r = best(name);
-    console.log(`| ${name} | ${formatRate(r.rate)} | ${r.p50Ms.toFixed(2)} ms | ${r.p99Ms.toFixed(2)} ms | ${r.errors} | ${(r.rate / base.rate).toFixed(2)} |`);
   }
 }
 

@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { bool, int32, int64, list, message, string, timestamp } from "../wire/fields.js";
+import { ENGINE_PLATFORMS } from "../domain/place-version-rules.js";
 import { empty, UserSummary } from "./common.js";
 
 /*
  * Schemas of SessionService, in the spec's field order (the order gives the
  * proto field numbers). Caps the spec leaves open: ids 1-64 characters (an
- * empty Join `sessionId` means matchmake); `platform` and `engineVersion` at
- * most 32 (free text: `web`, `macos`, `windows`, `linux`, `ios`, `android`, ...).
+ * empty Join `sessionId` means matchmake); `platform` empty or one of the
+ * platforms `engineMin` may name (so a minimum can never be dodged by naming
+ * another platform); `engineVersion` at most 32.
  */
 
 const id = () => string(z.string().min(1, { error: "required" }).max(64, { error: "at most 64 characters" }));
@@ -15,7 +17,7 @@ const max = (n: number) => string(z.string().max(n, { error: `at most ${n} chara
 export const JoinRequest = message("JoinRequest", {
   experienceId: id(),
   sessionId: max(64),
-  platform: max(32),
+  platform: string(z.string().refine((v) => v === "" || (ENGINE_PLATFORMS as readonly string[]).includes(v), { error: `one of ${ENGINE_PLATFORMS.join(", ")} (or empty)` })),
   engineVersion: max(32),
 });
 

@@ -80,6 +80,8 @@ export async function hostileWorld(server: MemoryServer = createMemoryServer()):
   const sessionId = joined.sessionId as string;
   await ok(world, "/svc.platform.v1.DatastoreService/Set", { key: "save", value: "{\"coins\":5}" }, game);
   await ok(world, "/svc.platform.v1.IdentityService/SignOut", { refreshToken: signedOut.refreshToken }, signedOut.accessToken);
+  const order = await ok(world, "/svc.platform.v1.EconomyService/StartTopUp", { packId: "pack_400", method: "sandbox" }, account.accessToken);
+  const blob = await ok(world, "/svc.platform.v1.CatalogService/UploadContent", { data: btoa("<html>hi</html>"), contentType: "text/html" }, owner.accessToken);
 
   const callers: HostileCaller[] = [
     { kind: "anonymous", token: undefined },
@@ -93,9 +95,10 @@ export async function hostileWorld(server: MemoryServer = createMemoryServer()):
     { kind: "signed-out", token: signedOut.accessToken },
     { kind: "garbage", token: "x.y.z" },
   ];
-  const known = [experienceId, version.id as string, sessionId, owner.userId, account.userId, child.userId, guest.userId, owner.username, `dm:${owner.userId}`, `session:${sessionId}`, "save", "web", "head", "1.0"];
+  const known = [order.orderId as string, blob.sha256 as string, experienceId, version.id as string, sessionId, owner.userId, account.userId, child.userId, guest.userId, owner.username, `dm:${owner.userId}`, `session:${sessionId}`, "save", "web", "head", "1.0"];
   const values: Record<string, string> = {
     experienceId, versionId: version.id as string, sessionId, userId: owner.userId, creatorId: owner.userId, username: owner.username,
+    orderId: order.orderId as string, sha256: blob.sha256 as string,
     key: "save", platform: "web", engineVersion: "1.2", channel: `dm:${owner.userId}`, store: "default", scope: "user",
   };
   const byKind = new Map(callers.map((c) => [c.kind, c]));

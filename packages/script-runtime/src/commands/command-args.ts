@@ -10,10 +10,16 @@ export const ScriptName = z.string(required("a string"))
   .max(100, "at most 100 characters")
   .regex(/^[A-Za-z0-9_][A-Za-z0-9_./-]*$/, "letters, digits, _ - . and / only, not starting with . - or /");
 
+/** The languages a script may be written in. */
+export const ScriptLanguage = z.enum(["js", "py"], { error: () => 'expected "js" or "py"' });
+export type ScriptLanguage = z.infer<typeof ScriptLanguage>;
+
 /** Arguments of `script.load`. */
 export const ScriptLoadArgs = z.object({
   name: ScriptName,
   source: z.string(required("a string")),
+  /** The source's language; default: the configuration's `language` (itself "js" by default). */
+  language: ScriptLanguage.optional(),
   player: z.string().min(1).optional(),
   roles: z.array(z.string()).optional(),
   owner: z.boolean().optional(),

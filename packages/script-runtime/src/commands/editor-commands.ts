@@ -116,7 +116,7 @@ export function editorCommands(editor: ScriptEditor): CommandSpec<ScriptHost>[] 
           host.log(`${file.name} did not load: ${reason}`);
           return { did_not_load: file.name, reason };
         }
-        return host.queueLoad({ name: file.name, source: editor.folder.read(file.modulePath) ?? "", principal: "creator", owner: false, friend: false });
+        return host.queueLoad({ name: file.name, source: editor.folder.read(file.modulePath) ?? "", language: file.modulePath.endsWith(".py") ? "py" : "js", principal: "creator", owner: false, friend: false });
       },
     }),
   ] as CommandSpec<ScriptHost>[];

@@ -10,11 +10,12 @@ import { NoArgs, RuntimeEmitArgs, RuntimeStepArgs, ScriptLoadArgs, ScriptNameArg
 export const scriptCommands: CommandSpec<ScriptHost>[] = [
   defineCommand({
     name: "script.load",
-    summary: "Queue a script to load (or hot-reload, keeping this.state); with player, that player's live script.",
+    summary: "Queue a script to load (or hot-reload, keeping its state); language js or py (default: the game's language); with player, that player's live script.",
     args: ScriptLoadArgs,
     run: (args, host: ScriptHost) => host.queueLoad({
       name: args.name,
       source: args.source,
+      language: args.language ?? host.config.language,
       principal: args.player === undefined ? "creator" : { player: args.player, roles: args.roles ?? [] },
       owner: args.owner ?? false,
       friend: args.friend ?? false,

@@ -6,6 +6,8 @@ const MiB = 1024 * KiB;
 
 /** Defaults of the script configuration. */
 export const DEFAULT_SCRIPT_CONFIG = {
+  /** The game's script language: what `script.load` takes when it names none. */
+  language: "js" as "js" | "py",
   tick_ms: 50,
   fuel_per_tick: 200_000,
   player_fuel_per_tick: 50_000,
@@ -42,6 +44,7 @@ const positive = (max: number) => z.number().int().positive().max(max);
  * setting and the moderation rules. Every field is optional.
  */
 export const ScriptConfig = z.object({
+  language: z.enum(["js", "py"]),
   tick_ms: positive(60_000),
   fuel_per_tick: positive(2 ** 30),
   player_fuel_per_tick: positive(2 ** 30),
@@ -65,7 +68,7 @@ export const ScriptConfig = z.object({
 export type ScriptConfig = z.infer<typeof ScriptConfig>;
 
 /** The configuration with every field filled in. */
-export type ResolvedScriptConfig = { -readonly [K in keyof typeof DEFAULT_SCRIPT_CONFIG]: K extends "deny" | "forbid" ? string[] : K extends "players" ? PlayersSetting : K extends "isolation" ? "tenant" | "script" : K extends "kinds" | "roles" ? Record<string, unknown> : number };
+export type ResolvedScriptConfig = { -readonly [K in keyof typeof DEFAULT_SCRIPT_CONFIG]: K extends "deny" | "forbid" ? string[] : K extends "players" ? PlayersSetting : K extends "isolation" ? "tenant" | "script" : K extends "language" ? "js" | "py" : K extends "kinds" | "roles" ? Record<string, unknown> : number };
 
 /**
  * Fills in defaults. A field that does not fit its rule is not fatal: the

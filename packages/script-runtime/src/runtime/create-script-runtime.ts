@@ -19,6 +19,9 @@ import { describePrincipal, samePrincipal } from "../policy/principal.js";
 import type { Principal } from "../policy/principal.js";
 import { GENESIS_CHAIN, nextChain, scriptSeed, stateHash } from "../state/state-hash.js";
 import { createScriptLog } from "./script-log.js";
+import type { ScriptLanguage } from "../commands/command-args.js";
+import { pythonEngineModule } from "../python/engine-module.js";
+import { createPythonSandbox } from "../python/python-sandbox.js";
 
 /** Options of {@link createScriptRuntime}. */
 export interface ScriptRuntimeOptions {
@@ -69,7 +72,7 @@ export interface ScriptHost {
   readonly config: ResolvedScriptConfig;
   /** The game's kinds, when it exposes any. */
   readonly kinds: GameKinds | undefined;
-  queueLoad(request: { name: string; source: string; principal: Principal; owner: boolean; friend: boolean }): { queued: string; applies: "next fixed tick" };
+  queueLoad(request: { name: string; source: string; language: ScriptLanguage; principal: Principal; owner: boolean; friend: boolean }): { queued: string; applies: "next fixed tick" };
   queueControl(kind: "pause" | "resume" | "unload", name: string): { queued: string };
   queueEvent(event: string, data: unknown): { queued: string };
   list(): Promise<ScriptList>;
@@ -105,6 +108,7 @@ interface Entry {
   name: string;
   principal: Principal;
   source: string;
+  language: ScriptLanguage;
   paused: boolean;
   faults: number;
   lastFault: string | null;
@@ -114,11 +118,12 @@ interface Entry {
   hashedJson: string;
   stateHash: string;
   sandbox: Sandbox;
-  cell: EngineCell;
+  /** The engine cell of a JavaScript script (a Python script has an engine instance of its own). */
+  cell: EngineCell | undefined;
 }
 
 type Queued =
-  | { kind: "load"; name: string; source: string; principal: Principal; verdict: Promise<Refusal | undefined> }
+  | { kind: "load"; name: string; source: string; language: ScriptLanguage; principal: Principal; verdict: Promise<Refusal | undefined> }
   | { kind: "pause" | "resume" | "unload"; name: string }
   | { kind: "event"; event: ScriptEvent };
 
@@ -177,10 +182,25 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     return verdict.ok ? undefined : { kind: "moderation refused", reason: verdict.reason };
   };
 
-  const newSandbox = async (name: string, principal: Principal, source: string, stateJson: string | undefined, loadTick: number) => {
-    const engines = await enginePool();
+  const newSandbox = async (name: string, principal: Principal, source: string, language: ScriptLanguage, stateJson: string | undefined, loadTick: number) => {
     const player = principal !== "creator";
     const memoryLimit = player ? config.player_memory_limit_bytes : config.memory_limit_bytes;
+    if (language === "py") {
+      const sandbox = createPythonSandbox({
+        module: await pythonEngineModule(),
+        name,
+        memoryLimitBytes: memoryLimit,
+        maxStateBytes: config.max_state_bytes,
+        loadFuel: config.load_fuel,
+        seed: scriptSeed(seed, name, loadTick),
+        epochMs: epochMs + simMs,
+        modules,
+        onConsole: options.onConsole ? (level, text) => options.onConsole?.(name, level, text) : undefined,
+      });
+      sandbox.load(source, stateJson);
+      return { sandbox, cell: undefined, memoryLimit };
+    }
+    const engines = await enginePool();
     const alone = config.isolation === "script";
     const tenant = alone ? `script ${name}` : player ? `player ${principal.player}` : CREATOR_TENANT;
     const cell = await engines.acquire(memoryLimit, tenant, alone);
@@ -214,12 +234,12 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
 
   const retire = async (entry: Entry) => {
     // A broken cell's module may be in any state: it is dropped whole, never called again.
-    if (!entry.cell.broken) entry.sandbox.dispose();
-    (await enginePool()).release(entry.cell, entry.memoryLimit);
+    if (!entry.cell?.broken) entry.sandbox.dispose();
+    if (entry.cell) (await enginePool()).release(entry.cell, entry.memoryLimit);
   };
 
   const applyLoad = async (command: Extract<Queued, { kind: "load" }>, n: number) => {
-    const { name, source, principal } = command;
+    const { name, source, language, principal } = command;
     const who = principal === "creator" ? "" : ` from ${describePrincipal(principal)}`;
     const refusal = await command.verdict;
     if (refusal) {
@@ -238,7 +258,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     }
     let made: Awaited<ReturnType<typeof newSandbox>>;
     try {
-      made = await newSandbox(name, principal, source, existing?.sandbox.stateJson(), n);
+      made = await newSandbox(name, principal, source, language, existing?.sandbox.stateJson(), n);
     } catch (error) {
       log.add(n, `${name} did not load: ${error instanceof Error ? error.message : String(error)}`);
       if (error instanceof EngineFailure) await engineFailed(n);
@@ -247,13 +267,13 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     const player = principal !== "creator";
     if (existing) {
       await retire(existing);
-      Object.assign(existing, { source, principal, sandbox: made.sandbox, cell: made.cell, memoryLimit: made.memoryLimit });
+      Object.assign(existing, { source, language, principal, sandbox: made.sandbox, cell: made.cell, memoryLimit: made.memoryLimit });
       log.add(n, `reloaded ${name}${who} (state kept)`);
       return;
     }
     const json = made.sandbox.stateJson();
     entries.set(name, {
-      name, principal, source, paused: false, faults: 0, lastFault: null, fuelUsed: 0,
+      name, principal, source, language, paused: false, faults: 0, lastFault: null, fuelUsed: 0,
       fuelPerTick: player ? config.player_fuel_per_tick : config.fuel_per_tick,
       memoryLimit: made.memoryLimit, hashedJson: json, stateHash: stateHash(json),
       sandbox: made.sandbox, cell: made.cell,
@@ -285,7 +305,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     const stateJson = entry.sandbox.stateJson();
     await retire(entry);
     try {
-      const made = await newSandbox(entry.name, entry.principal, entry.source, stateJson, n);
+      const made = await newSandbox(entry.name, entry.principal, entry.source, entry.language, stateJson, n);
       Object.assign(entry, { sandbox: made.sandbox, cell: made.cell, memoryLimit: made.memoryLimit });
       log.add(n, `restarted ${entry.name}: ${why}`);
     } catch (error) {
@@ -297,7 +317,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
   /** A WebAssembly trap or host stack overflow: nothing in that cell can be trusted, so its scripts move to a new one. */
   const engineFailed = async (n: number) => {
     for (const other of [...entries.values()]) {
-      if (other.cell.broken) await rebuild(other, n, "its engine cell failed");
+      if (other.cell?.broken) await rebuild(other, n, "its engine cell failed");
     }
   };
 
@@ -331,8 +351,12 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
       } catch (error) {
         entry.faults += 1;
         entry.lastFault = `onTick: ${error instanceof Error ? error.message : String(error)}`;
-        entry.cell.broken = true;
-        await engineFailed(n);
+        if (entry.cell) {
+          entry.cell.broken = true;
+          await engineFailed(n);
+        } else {
+          await rebuild(entry, n, "its engine failed");
+        }
       }
     }
     const hashes: string[] = [];
@@ -372,9 +396,9 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
   const host: ScriptHost = {
     config,
     kinds: options.kinds,
-    queueLoad({ name, source, principal, owner, friend }) {
+    queueLoad({ name, source, language, principal, owner, friend }) {
       assertLive();
-      queue.push({ kind: "load", name, source, principal, verdict: moderate(name, source, principal, { owner, friend }) });
+      queue.push({ kind: "load", name, source, language, principal, verdict: moderate(name, source, principal, { owner, friend }) });
       return { queued: name, applies: "next fixed tick" };
     },
     queueControl(kind, name) {

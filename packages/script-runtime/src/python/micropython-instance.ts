@@ -1,0 +1,221 @@
+import { checkImports, engineImports } from "./engine-imports.js";
+import { EngineTrap } from "./engine-traps.js";
+
+/** Limits and host services of one MicroPython instance. */
+export interface MicroPythonOptions {
+  /** The instance's whole memory (static data, stack, heap) may not grow past this. */
+  memoryLimitBytes: number;
+  /** MicroPython's first garbage-collected heap; it grows in further chunks up to the memory limit. */
+  heapBytes: number;
+  /** MicroPython's own stack of Python frames (deep recursion raises RecursionError inside it). */
+  pystackBytes: number;
+  /** The simulated clock, ms since the epoch. */
+  nowMs(): number;
+  randomU32(): number;
+  /** Output of `print` and tracebacks; at most `outputCapBytes` per call reach it. */
+  onOutput?: (text: string) => void;
+  outputCapBytes: number;
+}
+
+/** What a call answered: Python's None, bool, int, float or str, or a reference to another object. */
+export type PyValue = null | boolean | number | string | { ref: number; callable: boolean };
+
+/** A Python exception that came out of a call (the instance is still usable). */
+export class PythonError extends Error {
+  override name = "PythonError";
+  constructor(readonly type: string, readonly detail: string) {
+    super(detail);
+  }
+}
+
+/** One MicroPython interpreter in its own WebAssembly instance. */
+export interface MicroPython {
+  /** Fuel left: set before a call, read after it. */
+  fuel: number;
+  /** Runs Python source as the main module; answers the value of a final expression (or None). */
+  exec(source: string): PyValue;
+  /** Calls a callable that an earlier answer referenced, with numbers and strings. */
+  call(ref: number, args: readonly (number | string)[]): PyValue;
+  /** A global of the `__main__` module (what the prelude defined). */
+  global(name: string): PyValue;
+  /** Bytes of memory the instance holds. */
+  memoryBytes(): number;
+}
+
+const KIND_EXCEPTION = -1;
+const KIND_NONE = 1;
+const KIND_BOOL = 2;
+const KIND_INT = 3;
+const KIND_FLOAT = 4;
+const KIND_STR = 5;
+const KIND_CALLABLE = 6;
+const JS_INTEGER = 3;
+const JS_DOUBLE = 4;
+const JS_STRING = 5;
+/** Fuel for starting the interpreter and for the host's own calls (malloc, free), which are metered like everything in the engine. */
+const HOUSEKEEPING_FUEL = 1 << 30;
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  __indirect_function_table: WebAssembly.Table;
+  fuel: WebAssembly.Global;
+  __wasm_call_ctors(): void;
+  emscripten_stack_init(): void;
+  emscripten_stack_get_current(): number;
+  _emscripten_stack_restore(sp: number): void;
+  setThrew(threw: number, value: number): void;
+  malloc(size: number): number;
+  free(ptr: number): void;
+  mp_js_init(pystack: number, heap: number): void;
+  proxy_c_init(): void;
+  mp_js_do_exec(src: number, len: number, out: number): void;
+  proxy_c_to_js_call(ref: number, nargs: number, args: number, out: number): void;
+  mp_js_do_import(name: number, out: number): void;
+  proxy_c_to_js_lookup_attr(ref: number, name: number, out: number): void;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Starts a MicroPython interpreter from the rewritten module. Refuses a
+ * module that asks for an import the loader does not know.
+ */
+export function createMicroPython(module: WebAssembly.Module, options: MicroPythonOptions): MicroPython {
+  let exports: Exports | undefined;
+  const ex = () => exports!;
+  let written = 0;
+  let pending = "";
+  const imports = engineImports({
+    memory: () => ex().memory,
+    table: () => ex().__indirect_function_table,
+    stackSave: () => ex().emscripten_stack_get_current(),
+    stackRestore: (sp) => ex()._emscripten_stack_restore(sp),
+    setThrew: (threw, value) => ex().setThrew(threw, value),
+    nowMs: options.nowMs,
+    randomU32: options.randomU32,
+    write: (_fd, bytes) => {
+      const room = options.outputCapBytes - written;
+      if (room <= 0) return;
+      const kept = bytes.length > room ? bytes.subarray(0, room) : bytes;
+      written += kept.length;
+      pending += decoder.decode(kept, { stream: true });
+    },
+    memoryLimitBytes: options.memoryLimitBytes,
+    fuelExhausted: () => { throw new EngineTrap("out of fuel", "out of fuel"); },
+  });
+  checkImports(module, imports);
+  const instance = new WebAssembly.Instance(module, imports);
+  exports = instance.exports as unknown as Exports;
+  const e = exports;
+  const fuel = e.fuel;
+  fuel.value = HOUSEKEEPING_FUEL;
+  e.emscripten_stack_init();
+  e.__wasm_call_ctors();
+  e.mp_js_init(options.pystackBytes, options.heapBytes);
+  e.proxy_c_init();
+  const out = e.malloc(16);
+
+  const flush = () => {
+    if (pending !== "" && options.onOutput) options.onOutput(pending);
+    pending = "";
+    written = 0;
+  };
+  /** Reads an answer, freeing what the engine allocated for it. */
+  const answer = (): PyValue => {
+    const view = new DataView(e.memory.buffer);
+    const kind = view.getInt32(out, true);
+    switch (kind) {
+      case KIND_NONE: return null;
+      case KIND_BOOL: return view.getInt32(out + 4, true) !== 0;
+      case KIND_INT: return view.getInt32(out + 4, true);
+      case KIND_FLOAT: return view.getFloat64(out + 4, true);
+      case KIND_STR: return decoder.decode(new Uint8Array(e.memory.buffer, view.getUint32(out + 8, true), view.getUint32(out + 4, true)));
+      case KIND_EXCEPTION: {
+        const ptr = view.getUint32(out + 8, true);
+        const text = decoder.decode(new Uint8Array(e.memory.buffer, ptr, view.getUint32(out + 4, true)));
+        housekeeping(() => e.free(ptr));
+        const split = text.indexOf("\x04");
+        throw split < 0 ? new PythonError("Exception", text) : new PythonError(text.slice(0, split), text.slice(split + 1));
+      }
+      default: return { ref: view.getInt32(out + 4, true), callable: kind === KIND_CALLABLE };
+    }
+  };
+  const housekeeping = <T>(f: () => T): T => {
+    const left = fuel.value as number;
+    fuel.value = HOUSEKEEPING_FUEL;
+    try {
+      return f();
+    } finally {
+      fuel.value = left;
+    }
+  };
+  const withString = <T>(text: string, f: (ptr: number, len: number) => T): T => {
+    const bytes = encoder.encode(text);
+    const ptr = housekeeping(() => e.malloc(bytes.length + 1));
+    new Uint8Array(e.memory.buffer).set(bytes, ptr);
+    new Uint8Array(e.memory.buffer)[ptr + bytes.length] = 0;
+    try {
+      return f(ptr, bytes.length);
+    } finally {
+      housekeeping(() => e.free(ptr));
+    }
+  };
+
+  return {
+    get fuel() { return fuel.value as number; },
+    set fuel(value: number) { fuel.value = value; },
+    exec(source) {
+      try {
+        return withString(source, (ptr, len) => {
+          e.mp_js_do_exec(ptr, len, out);
+          return answer();
+        });
+      } finally {
+        flush();
+      }
+    },
+    call(ref, args) {
+      const argv = args.length === 0 ? 0 : housekeeping(() => e.malloc(12 * args.length));
+      const strings: number[] = [];
+      try {
+        let view = new DataView(e.memory.buffer);
+        args.forEach((arg, i) => {
+          const at = argv + 12 * i;
+          if (typeof arg === "string") {
+            const bytes = encoder.encode(arg);
+            const ptr = housekeeping(() => e.malloc(bytes.length + 1));
+            strings.push(ptr);
+            view = new DataView(e.memory.buffer);
+            new Uint8Array(e.memory.buffer).set(bytes, ptr);
+            view.setInt32(at, JS_STRING, true);
+            view.setInt32(at + 4, bytes.length, true);
+            view.setInt32(at + 8, ptr, true);
+          } else if (Number.isInteger(arg) && arg >= -(2 ** 31) && arg < 2 ** 31) {
+            view.setInt32(at, JS_INTEGER, true);
+            view.setInt32(at + 4, arg, true);
+          } else {
+            view.setInt32(at, JS_DOUBLE, true);
+            view.setFloat64(at + 4, arg, true);
+          }
+        });
+        e.proxy_c_to_js_call(ref, args.length, argv, out);
+        return answer();
+      } finally {
+        flush();
+      }
+    },
+    global(name) {
+      const main = withString("__main__", (ptr) => {
+        e.mp_js_do_import(ptr, out);
+        return answer();
+      });
+      if (main === null || typeof main !== "object") throw new Error("the engine has no __main__ module");
+      return withString(name, (ptr) => {
+        e.proxy_c_to_js_lookup_attr(main.ref, ptr, out);
+        return answer();
+      });
+    },
+    memoryBytes: () => e.memory.buffer.byteLength,
+  };
+}

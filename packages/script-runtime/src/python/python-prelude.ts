@@ -1,0 +1,331 @@
+/**
+ * The Python side of a Python script's sandbox, run as `__main__` before
+ * the script. It hides the interpreter's own import behind an allow-list,
+ * runs the script's module and handlers, keeps `self.state` as JSON data
+ * and answers the host in plain values:
+ *
+ * - `None`: the call left `self.state` as committed (or nothing ran);
+ * - a str: the new state as JSON (checked to be JSON data);
+ * - `"\x00" + reason`: the handler raised (the state is already rolled back);
+ * - `1`: a timer is due, nothing ran (quick tick only).
+ *
+ * A fault that stops the interpreter (fuel, memory) never comes back here:
+ * the host discards the instance.
+ */
+export const PYTHON_PRELUDE = String.raw`
+import builtins, json, sys, io
+_import = builtins.__import__
+_dumps = json.dumps
+_loads = json.loads
+_modules = sys.modules
+_PURE = frozenset(("math", "cmath", "random", "json", "re", "collections", "heapq", "functools", "itertools",
+    "string", "struct", "array", "copy", "operator", "time", "datetime", "binascii", "base64", "hashlib", "abc", "types"))
+_sources = {}
+_project = {}
+_inner = [0]
+
+class _Module:
+    pass
+
+def _describe(e):
+    s = io.StringIO()
+    sys.print_exception(e, s)
+    where = ""
+    for line in s.getvalue().split("\n"):
+        line = line.strip()
+        if line.startswith('File "') and not line.startswith('File "<'):
+            where = line
+    text = type(e).__name__
+    detail = str(e)
+    if detail:
+        text += ": " + detail
+    if where:
+        q = where.find('"', 6)
+        rest = where[q + 1:].split(",")
+        text += " (" + where[6:q] + (", " + rest[1].strip() if len(rest) > 1 else "") + ")"
+    return text
+
+def _source_module(name):
+    m = _project.get(name)
+    if m is not None:
+        return m
+    path = name.replace(".", "/")
+    source = _sources.get(path + ".py")
+    package = False
+    if source is None:
+        source = _sources.get(path + "/__init__.py")
+        package = source is not None
+    if source is None:
+        # A folder of modules is a package without an __init__.py.
+        for key in _sources:
+            if key.startswith(path + "/"):
+                source = ""
+                package = True
+                break
+    if source is None:
+        return None
+    m = _Module()
+    g = {"__name__": name}
+    if package:
+        g["__path__"] = path
+    _project[name] = m
+    try:
+        exec(compile(source, path + ("/__init__.py" if package else ".py"), "exec"), g)
+    except BaseException:
+        del _project[name]
+        raise
+    for k in g:
+        setattr(m, k, g[k])
+    return m
+
+def _absolute(name, g, level):
+    if level == 0:
+        return name
+    base = g.get("__name__", "") if g else ""
+    if not (g and "__path__" in g):
+        base = base.rpartition(".")[0]
+    for _ in range(level - 1):
+        base = base.rpartition(".")[0]
+    return base + "." + name if name else base
+
+def _hook(name, g=None, l=None, fromlist=None, level=0):
+    if _inner[0]:
+        return _import(name, g, l, fromlist, level)
+    full = _absolute(name, g, level)
+    top = full.split(".")[0]
+    if top in _PURE and level == 0:
+        _inner[0] = 1
+        try:
+            return _import(name, g, l, fromlist, level)
+        finally:
+            _inner[0] = 0
+    parts = full.split(".")
+    mods = []
+    for i in range(len(parts)):
+        m = _source_module(".".join(parts[:i + 1]))
+        if m is None:
+            if i == len(parts) - 1 or not mods:
+                raise ImportError("module not found: " + full + " (scripts import from the project's scripts folder and " + ", ".join(sorted(_PURE)) + ")")
+            break
+        if mods:
+            setattr(mods[-1], parts[i], m)
+        mods.append(m)
+    if fromlist:
+        leaf = mods[-1]
+        for attr in fromlist:
+            if attr != "*" and not hasattr(leaf, attr):
+                sub = _source_module(full + "." + attr)
+                if sub is not None:
+                    setattr(leaf, attr, sub)
+        return leaf
+    return mods[0] if level == 0 else mods[-1]
+
+class _NotJson(Exception):
+    pass
+
+_LIMIT = 9007199254740991
+_INF = float("inf")
+
+def _check(v, depth):
+    t = type(v)
+    if v is None or t is bool or t is str:
+        return None
+    if t is int:
+        return None if -_LIMIT <= v <= _LIMIT else " is an integer beyond 2**53"
+    if t is float:
+        return None if v == v and v != _INF and v != -_INF else " is " + repr(v)
+    if depth >= 64:
+        return " is nested deeper than 64 levels"
+    if t is list:
+        for i in range(len(v)):
+            p = _check(v[i], depth + 1)
+            if p is not None:
+                return "[" + str(i) + "]" + p
+        return None
+    if t is dict:
+        for k in v:
+            if type(k) is not str:
+                return " has a key that is not a str: " + repr(k)[:40]
+            p = _check(v[k], depth + 1)
+            if p is not None:
+                return "[" + repr(k)[:40] + "]" + p
+        return None
+    return " is a " + t.__name__
+
+class Script:
+    """The script instance: handlers get it as self."""
+    def __init__(self, name):
+        self.name = name
+        self.state = {}
+
+_self = None
+_defs = {}
+_dump = "{}"
+_now = 0
+_on_tick = None
+_timers = []
+_seq = [0]
+_ids = [0]
+
+def _fault(e):
+    global _self
+    _self.state = _loads(_dump)
+    return "\x00" + _describe(e)
+
+def _settle():
+    global _dump
+    st = _self.state
+    try:
+        s = _dumps(st, separators=(",", ":"))
+    except BaseException:
+        s = None
+    if s == _dump:
+        return None
+    p = _check(st, 0)
+    if p is not None or s is None:
+        _self.state = _loads(_dump)
+        return "\x00self.state is not JSON data: self.state" + (p or " could not be written as JSON")
+    _dump = s
+    return s
+
+def _restore(text):
+    global _dump
+    _dump = text
+    _self.state = _loads(text)
+
+def _attach(name, filename, source, state=None):
+    global _self, _defs, _dump
+    _self = Script(name)
+    g = {"__name__": "__script__"}
+    try:
+        exec(compile(source, filename, "exec"), g)
+    except BaseException as e:
+        return "\x00" + _describe(e)
+    _defs = g
+    if state is not None:
+        _dump = state
+        _self.state = _loads(state)
+        return None
+    _dump = "{}"
+    init = g.get("init")
+    if init is not None:
+        try:
+            first = init()
+        except BaseException as e:
+            return "\x01" + _describe(e)
+        if first is not None:
+            _self.state = first
+    return _settle()
+
+def _on_load(reloaded):
+    f = _defs.get("on_load")
+    if f is not None:
+        try:
+            f(_self, bool(reloaded))
+        except BaseException as e:
+            return _fault(e)
+    return _settle()
+
+def _has_tick():
+    global _on_tick
+    _on_tick = _defs.get("on_tick")
+    return _on_tick is not None
+
+def _quick(now, dt):
+    global _now
+    if _timers and _timers[0][0] <= now:
+        return 1
+    _now = now
+    if _on_tick is None:
+        return None
+    try:
+        _on_tick(_self, dt)
+    except BaseException as e:
+        return _fault(e)
+    return _settle()
+
+def _tick(now, dt):
+    global _now
+    _now = now
+    try:
+        _on_tick(_self, dt)
+    except BaseException as e:
+        return _fault(e)
+    return _settle()
+
+def _set_now(now):
+    global _now
+    _now = now
+
+def _next_due():
+    return _timers[0][0] if _timers else -1
+
+def _insert(timer):
+    i = len(_timers)
+    while i > 0 and (_timers[i - 1][0], _timers[i - 1][1]) > (timer[0], timer[1]):
+        i -= 1
+    _timers.insert(i, timer)
+
+def _fire_next(upto):
+    global _now
+    if not _timers or _timers[0][0] > upto:
+        return None
+    t = _timers.pop(0)
+    _now = t[0]
+    if t[4] > 0:
+        _seq[0] += 1
+        _insert([t[0] + t[4], _seq[0], t[2], t[3], t[4], t[5]])
+    try:
+        t[2](*t[3])
+    except BaseException as e:
+        return _fault(e)
+    return _settle()
+
+def _event(now, name, data):
+    global _now
+    _now = now
+    f = _defs.get("on_" + name)
+    args = (_self, _loads(data))
+    if f is None:
+        f = _defs.get("on_event")
+        args = (_self, name, _loads(data))
+    if f is None:
+        return None
+    try:
+        f(*args)
+    except BaseException as e:
+        return _fault(e)
+    return _settle()
+
+def _provide(path, source):
+    _sources[path] = source
+
+def _timer(fn, ms, args, every):
+    if not callable(fn):
+        raise TypeError("timer callback must be callable")
+    ms = max(0, int(ms))
+    _seq[0] += 1
+    _ids[0] += 1
+    _insert([_now + ms, _seq[0], fn, args, max(1, ms) if every else 0, _ids[0]])
+    return _ids[0]
+
+def set_timeout(fn, ms=0, *args):
+    return _timer(fn, ms, args, False)
+
+def set_interval(fn, ms=0, *args):
+    return _timer(fn, ms, args, True)
+
+def clear_timeout(timer_id):
+    for i in range(len(_timers)):
+        if _timers[i][5] == timer_id:
+            _timers.pop(i)
+            return
+
+builtins.set_timeout = set_timeout
+builtins.set_interval = set_interval
+builtins.clear_timeout = clear_timeout
+builtins.clear_interval = clear_timeout
+`;
+
+/** Run after the host has looked up the prelude's functions (through an import of `__main__`): from then on, imports go through the allow-list. */
+export const PYTHON_SEAL = "builtins.__import__ = _hook";

@@ -1,0 +1,259 @@
+import type { HandlerFault, ModuleSource, Sandbox, ScriptEvent, StepOutcome } from "../engine/sandbox.js";
+import { canonicalJson } from "../state/canonical-json.js";
+import { EngineTrap } from "./engine-traps.js";
+import { PythonError, createMicroPython } from "./micropython-instance.js";
+import type { MicroPython, PyValue } from "./micropython-instance.js";
+import { PYTHON_PRELUDE, PYTHON_SEAL } from "./python-prelude.js";
+import { scanPythonModules } from "./python-module-scan.js";
+import { seededWords } from "./seeded-words.js";
+
+/** Limits and inputs of one Python script's sandbox. */
+export interface PythonSandboxOptions {
+  /** The rewritten MicroPython module (see `pythonEngineModule`). */
+  module: WebAssembly.Module;
+  name: string;
+  memoryLimitBytes: number;
+  /** Largest canonical JSON of `self.state`, in characters. */
+  maxStateBytes: number;
+  /** Fuel for running the module and `init` and `on_load` (and for reloading after a fault that stopped the interpreter). */
+  loadFuel: number;
+  seed: readonly [number, number, number, number];
+  epochMs: number;
+  modules: ModuleSource;
+  onConsole?: (level: string, text: string) => void;
+}
+
+/** MicroPython's first heap: small, since most scripts hold little; it grows in chunks up to the memory limit. */
+const HEAP_BYTES = 128 * 1024;
+const PYSTACK_BYTES = 16 * 1024;
+/** Output one call may print; the rest is dropped. */
+const OUTPUT_CAP_BYTES = 64 * 1024;
+const TIMERS_DUE = 1;
+const HOUSEKEEPING_FUEL = 1 << 30;
+
+/** A call's answer, read: the state did not change, a new state, a fault (already rolled back in Python), or a timer is due. */
+type Answer = { kind: "unchanged" } | { kind: "state"; dump: string; json: string } | { kind: "fault"; reason: string } | { kind: "timers due" };
+
+/** The handler calls of the prelude, by their global names. */
+const CALLS = ["_attach", "_on_load", "_has_tick", "_quick", "_tick", "_set_now", "_next_due", "_fire_next", "_event", "_provide", "_restore"] as const;
+type Calls = Record<(typeof CALLS)[number], number>;
+
+/** A Python handler's failure that the sandbox turns into a fault. */
+class Fault extends Error {}
+
+/**
+ * Creates the sandbox of one Python script: its own MicroPython instance
+ * (the interpreter, its heap and its fuel counter), with the same contract
+ * as a JavaScript script's sandbox. A fault that stops the interpreter
+ * (out of fuel, out of memory, reaching for the host) discards the
+ * instance: the script is loaded again from its source with the committed
+ * `self.state`, as a hot reload (`on_load(self, True)`), within `load_fuel`.
+ */
+export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
+  const { name } = options;
+  const words = seededWords(options.seed);
+  let now = options.epochMs;
+  let source = "";
+  let committed = "{}";
+  /** The committed state as the prelude wrote it (its own JSON), to restore it after a fault the host found. */
+  let committedDump = "{}";
+  let hasTick = false;
+  let isBroken = false;
+  let mp: MicroPython | undefined;
+  let calls: Calls | undefined;
+  let projectModules = new Map<string, string>();
+
+  const start = (): { mp: MicroPython; calls: Calls } => {
+    const instance = createMicroPython(options.module, {
+      memoryLimitBytes: options.memoryLimitBytes,
+      heapBytes: HEAP_BYTES,
+      pystackBytes: PYSTACK_BYTES,
+      nowMs: () => now,
+      randomU32: words,
+      onOutput: options.onConsole ? (text) => { for (const line of text.replace(/\n$/, "").split("\n")) options.onConsole?.("log", line); } : undefined,
+      outputCapBytes: OUTPUT_CAP_BYTES,
+    });
+    instance.fuel = HOUSEKEEPING_FUEL;
+    instance.exec(PYTHON_PRELUDE);
+    const refs = {} as Calls;
+    for (const call of CALLS) {
+      const ref = instance.global(call);
+      if (ref === null || typeof ref !== "object") throw new Error(`the Python prelude has no ${call}`);
+      refs[call] = ref.ref;
+    }
+    instance.exec(PYTHON_SEAL);
+    for (const [path, text] of projectModules) instance.call(refs._provide, [path, text]);
+    return { mp: instance, calls: refs };
+  };
+
+  /** Reads a handler call's answer; a state the host refuses (too large) is rolled back in Python too. */
+  const read = (value: PyValue): Answer => {
+    if (value === null) return { kind: "unchanged" };
+    if (value === TIMERS_DUE) return { kind: "timers due" };
+    if (typeof value !== "string") throw new Fault("the script's answer was not understood");
+    if (value.startsWith("\x00")) return { kind: "fault", reason: value.slice(1) };
+    let json: string;
+    try {
+      json = canonicalJson(JSON.parse(value));
+    } catch {
+      rollback();
+      return { kind: "fault", reason: "self.state is not JSON data" };
+    }
+    if (json.length > options.maxStateBytes) {
+      rollback();
+      return { kind: "fault", reason: `self.state is larger than max_state_bytes (${options.maxStateBytes})` };
+    }
+    return { kind: "state", dump: value, json };
+  };
+  const rollback = () => { housekeeping((instance, refs) => instance.call(refs._restore, [committedDump])); };
+  /** The host's own calls into the prelude are not the script's work: they run on fuel of their own. */
+  const housekeeping = <T>(f: (instance: MicroPython, refs: Calls) => T): T => {
+    const { mp: instance, calls: refs } = live();
+    const left = instance.fuel;
+    instance.fuel = HOUSEKEEPING_FUEL;
+    try {
+      return f(instance, refs);
+    } finally {
+      instance.fuel = left;
+    }
+  };
+  const live = () => {
+    if (!mp || !calls) ({ mp, calls } = start());
+    return { mp, calls };
+  };
+  const commit = (answer: Answer) => {
+    if (answer.kind !== "state") return;
+    committed = answer.json;
+    committedDump = answer.dump;
+  };
+  const describeTrap = (error: EngineTrap, budget: number) =>
+    error.reason === "out of fuel" ? `out of fuel (fuel_per_tick ${budget})` : error.message;
+
+  /** Loads the module into a fresh instance, adopting `stateJson` or running init; then on_load. Answers the fuel used. */
+  const loadInto = (stateDump: string | undefined, reloaded: boolean): number => {
+    mp = undefined;
+    calls = undefined;
+    const { mp: instance, calls: refs } = live();
+    instance.fuel = HOUSEKEEPING_FUEL;
+    instance.call(refs._set_now, [now]);
+    instance.fuel = options.loadFuel;
+    let handler = "module";
+    try {
+      const raw = instance.call(refs._attach, [name, `${name}.py`, source, ...(stateDump === undefined ? [] : [stateDump])]);
+      if (typeof raw === "string" && raw.startsWith("\x01")) {
+        handler = "init";
+        throw new Fault(raw.slice(1));
+      }
+      const attached = read(raw);
+      if (attached.kind === "fault") throw new Fault(attached.reason);
+      if (stateDump !== undefined) {
+        committedDump = stateDump;
+        committed = canonicalJson(JSON.parse(stateDump));
+      } else {
+        if (attached.kind === "state") commit(attached);
+        else { committed = "{}"; committedDump = "{}"; }
+      }
+      handler = "on_load";
+      const loaded = read(instance.call(refs._on_load, [reloaded ? 1 : 0]));
+      if (loaded.kind === "fault") throw new Fault(loaded.reason);
+      commit(loaded);
+      const used = options.loadFuel - instance.fuel;
+      hasTick = instance.call(refs._has_tick, []) === true;
+      return used;
+    } catch (error) {
+      mp = undefined;
+      calls = undefined;
+      const reason = error instanceof Fault ? error.message
+        : error instanceof EngineTrap ? (error.reason === "out of fuel" ? `out of fuel (load_fuel ${options.loadFuel})` : error.message)
+        : error instanceof PythonError ? error.detail.trim().split("\n").pop()! : `engine failure: ${error instanceof Error ? error.message : String(error)}`;
+      const fault = { handler, reason };
+      throw Object.assign(new Error(`${fault.handler}: ${fault.reason}`), { fault });
+    }
+  };
+
+  /** After a trap: the interpreter is discarded and the script reloaded with its committed state. */
+  const recover = () => {
+    mp = undefined;
+    calls = undefined;
+    try {
+      loadInto(committedDump, true);
+    } catch {
+      isBroken = true;
+    }
+  };
+
+  return {
+    stateJson: () => committed,
+    load(text, stateJson) {
+      source = text;
+      projectModules = scanPythonModules(text, options.modules);
+      // A reload adopts the committed state as canonical JSON, which is JSON the prelude reads as well.
+      return loadInto(stateJson, stateJson !== undefined);
+    },
+    step(simNow, dt, events, budget) {
+      const faults: HandlerFault[] = [];
+      if (isBroken) return { fuelUsed: 0, faults };
+      let spent = 0;
+      let stopped = false;
+      /** Runs one handler call within what is left of the budget; false when the script stops for this tick. */
+      const attempt = (handler: string, call: (instance: MicroPython, refs: Calls) => PyValue): Answer | undefined => {
+        const { mp: instance, calls: refs } = live();
+        const left = budget - spent;
+        instance.fuel = left;
+        try {
+          const answer = read(call(instance, refs));
+          spent += left - Math.max(0, instance.fuel);
+          if (answer.kind === "fault") faults.push({ handler, reason: answer.reason });
+          else commit(answer);
+          if (spent >= budget) stopped = true;
+          return answer;
+        } catch (error) {
+          spent = error instanceof EngineTrap && error.reason === "out of fuel" ? budget : spent + left - Math.max(0, instance.fuel);
+          faults.push({
+            handler,
+            reason: error instanceof EngineTrap ? describeTrap(error, budget) : error instanceof Fault ? error.message : `engine failure: ${error instanceof Error ? error.message : String(error)}`,
+          });
+          stopped = true;
+          recover();
+          return undefined;
+        }
+      };
+      now = simNow;
+      if (events.length === 0) {
+        const answer = attempt("on_tick", (instance, refs) => instance.call(refs._quick, [simNow, dt]));
+        if (answer?.kind !== "timers due") return { fuelUsed: Math.min(budget, spent), faults };
+      }
+      const nextDue = (): number => {
+        const due = housekeeping((instance, refs) => instance.call(refs._next_due, []));
+        return typeof due === "number" ? due : -1;
+      };
+      let due = nextDue();
+      while (!stopped && !isBroken && due !== -1 && due <= simNow) {
+        now = due;
+        attempt("timer", (instance, refs) => instance.call(refs._fire_next, [simNow]));
+        now = simNow;
+        if (!stopped && !isBroken) due = nextDue();
+      }
+      for (const event of events) {
+        if (stopped || isBroken) break;
+        attempt(`event ${event.name}`, (instance, refs) => instance.call(refs._event, [simNow, event.name, event.dataJson]));
+      }
+      if (!stopped && !isBroken) {
+        if (hasTick) attempt("on_tick", (instance, refs) => instance.call(refs._tick, [simNow, dt]));
+        else housekeeping((instance, refs) => instance.call(refs._set_now, [simNow]));
+      }
+      return { fuelUsed: Math.min(budget, spent), faults };
+    },
+    setNow(simNow) {
+      now = simNow;
+      if (!isBroken) housekeeping((instance, refs) => instance.call(refs._set_now, [simNow]));
+    },
+    broken: () => isBroken,
+    dispose() {
+      mp = undefined;
+      calls = undefined;
+    },
+  };
+}
+
+export type { ScriptEvent, StepOutcome };

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { stateHash } from "../src/index.js";
+import { entry, list, newRuntime } from "./helpers.js";
+
+/** A Python script that counts its ticks in `self.state["n"]`. */
+const PY_COUNTER = "def init():\n    return {\"n\": 0}\n\ndef on_tick(self, dt):\n    self.state[\"n\"] += 1\n";
+
+const indent = (body: string) => body.split("\n").map((l) => `    ${l}`).join("\n");
+
+/** Hostile Python handlers: each must fault only its own script with a clear reason. */
+const HOSTILE: Record<string, { body: string; fault: RegExp }> = {
+  loop: { body: "while True:\n    pass", fault: /^on_tick: out of fuel \(fuel_per_tick 200000\)$/ },
+  loopInTry: { body: "try:\n    while True:\n        pass\nexcept:\n    self.state['caught'] = True\nfinally:\n    self.state['fin'] = True", fault: /^on_tick: out of fuel \(fuel_per_tick 200000\)$/ },
+  loopInTryBase: { body: "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        self.state['caught'] = True", fault: /^on_tick: out of fuel/ },
+  recursion: { body: "def f(n):\n    return f(n + 1) + 1\nf(0)", fault: /^on_tick: (RuntimeError: maximum recursion depth exceeded|out of fuel)/ },
+  recursionCaught: { body: "def f(n):\n    try:\n        return f(n + 1) + 1\n    except RuntimeError:\n        return f(n + 1)\nf(0)", fault: /^on_tick: (out of fuel|RuntimeError: maximum recursion depth exceeded)/ },
+  listBomb: { body: "a = []\nwhile True:\n    a.append([7] * 10000)", fault: /^on_tick: out of (memory \(memory limit 8388608 bytes\)|fuel)/ },
+  hugeAlloc: { body: "x = [0] * (10 ** 9)", fault: /^on_tick: (out of memory \(memory limit 8388608 bytes\)|MemoryError)/ },
+  hugeString: { body: "x = 'a' * (10 ** 9)", fault: /^on_tick: (out of memory|MemoryError)/ },
+  comprehensionBomb: { body: "x = [[i] * 1000 for i in range(10 ** 6)]", fault: /^on_tick: out of (memory|fuel)/ },
+  dictBomb: { body: "d = {}\ni = 0\nwhile True:\n    d['k' + str(i)] = i\n    i += 1", fault: /^on_tick: out of (memory|fuel)/ },
+  hugeCount: { body: "s = 'ab' * 100000\nwhile True:\n    s.count('b')", fault: /^on_tick: out of fuel/ },
+  hugeSort: { body: "big = list(range(300000, 0, -1))\nwhile True:\n    sorted(big)", fault: /^on_tick: out of (fuel|memory)/ },
+  importJs: { body: "import js\njs.globalThis", fault: /^on_tick: ImportError: module not found: js/ },
+  importJsffi: { body: "import jsffi", fault: /^on_tick: ImportError: module not found: jsffi/ },
+  importOs: { body: "import os", fault: /^on_tick: ImportError: module not found: os/ },
+  importSys: { body: "import sys", fault: /^on_tick: ImportError: module not found: sys/ },
+  importMicropython: { body: "import micropython", fault: /^on_tick: ImportError: module not found: micropython/ },
+  importGc: { body: "import gc\ngc.collect()", fault: /^on_tick: ImportError: module not found: gc/ },
+  dunderImport: { body: "__import__('js')", fault: /^on_tick: ImportError: module not found: js/ },
+  openFile: { body: "open('/etc/passwd').read()", fault: /^on_tick: OSError: / },
+  raiseValue: { body: "raise ValueError('no')", fault: /^on_tick: ValueError: no \(hostile-raiseValue\.py, line \d+\)$/ },
+  systemExit: { body: "raise SystemExit(1)", fault: /^on_tick: SystemExit: 1/ },
+  functionState: { body: "self.state['f'] = lambda: 1", fault: /^on_tick: self\.state is not JSON data: self\.state\['f'\] is a function$/ },
+  tupleState: { body: "self.state['t'] = (1, 2)", fault: /^on_tick: self\.state is not JSON data: self\.state\['t'\] is a tuple$/ },
+  nanState: { body: "self.state['x'] = float('nan')", fault: /^on_tick: self\.state is not JSON data: self\.state\['x'\] is nan$/ },
+  intKeyState: { body: "self.state['d'] = {1: 2}", fault: /^on_tick: self\.state is not JSON data: self\.state\['d'\] has a key that is not a str: 1$/ },
+  bigIntState: { body: "self.state['b'] = 2 ** 64", fault: /^on_tick: self\.state is not JSON data: self\.state\['b'\] is an integer beyond 2\*\*53$/ },
+  cyclicState: { body: "a = []\na.append(a)\nself.state['a'] = a", fault: /^on_tick: (self\.state is not JSON data: self\.state\['a'\](\[0\])+ is nested deeper than 64 levels|out of fuel)/ },
+  hugeState: { body: "self.state['s'] = 'z' * 2000000", fault: /^on_tick: (self\.state is larger than max_state_bytes \(1048576\)|out of fuel)/ },
+};
+
+const hostile = (body: string) => `def init():\n    return {"kept": 1}\n\ndef on_tick(self, dt):\n${indent(body)}\n`;
+
+describe("Python scripts: hostile handlers", () => {
+  it("should fault only the hostile script, with a clear last_fault, keep its state and keep ticking", async () => {
+    const runtime = newRuntime();
+    await runtime.run("script.load", { name: "good", source: PY_COUNTER, language: "py" });
+    for (const [name, { body }] of Object.entries(HOSTILE)) {
+      await runtime.run("script.load", { name: `hostile-${name}`, source: hostile(body), language: "py" });
+    }
+    await runtime.step(2);
+    const listed = await list(runtime);
+    expect(listed.log.filter((l) => l.includes("did not load"))).toEqual([]);
+    expect(await entry(runtime, "good")).toMatchObject({ faults: 0, state_hash: stateHash('{"n":2}') });
+    for (const [name, { fault }] of Object.entries(HOSTILE)) {
+      const script = listed.scripts.find((s) => s.name === `hostile-${name}`);
+      expect(script?.last_fault, name).toMatch(fault);
+      expect(script?.faults, name).toBe(2);
+      expect(script?.state_hash, `${name} keeps the state it had before the call`).toBe(stateHash('{"kept":1}'));
+      expect(script?.fuel_used, name).toBeLessThanOrEqual(200_000);
+    }
+  }, 60_000);
+
+  it("should stop an endless loop at the same fuel on every run, and never run its except or finally", async () => {
+    const lines: string[] = [];
+    const runs = [];
+    for (let run = 0; run < 2; run++) {
+      const runtime = newRuntime({ onConsole: (_s, _l, text) => lines.push(text) });
+      await runtime.run("script.load", { name: "spin", language: "py", source: "def on_tick(self, dt):\n    n = 0\n    try:\n        while True:\n            n += 1\n    except:\n        print('caught')\n    finally:\n        print('finally')\n" });
+      await runtime.run("script.load", { name: "count", language: "py", source: PY_COUNTER });
+      await runtime.step(3);
+      runs.push(await list(runtime));
+    }
+    expect(lines).toEqual([]);
+    expect(runs[0]!.chain).toBe(runs[1]!.chain);
+    expect(runs[0]!.scripts).toEqual(runs[1]!.scripts);
+    expect(runs[0]!.scripts[0]).toMatchObject({ faults: 3, fuel_used: 200_000, last_fault: "on_tick: out of fuel (fuel_per_tick 200000)" });
+    expect(runs[0]!.scripts[1]).toMatchObject({ faults: 0, state_hash: stateHash('{"n":3}') });
+  }, 30_000);
+
+  it("should stop a player's Python script at the players' fuel budget", async () => {
+    const runtime = newRuntime({ config: { players: "everyone", forbid: [] } });
+    await runtime.run("script.load", { name: "p", language: "py", source: "def on_tick(self, dt):\n    while True:\n        pass\n", player: "u" });
+    await runtime.step(1);
+    expect(await entry(runtime, "p")).toMatchObject({ fuel_used: 50_000, last_fault: "on_tick: out of fuel (fuel_per_tick 50000)" });
+  });
+
+  it("should report a fault in a load as a did-not-load line naming file and line", async () => {
+    const runtime = newRuntime();
+    await runtime.run("script.load", { name: "l", language: "py", source: "while True:\n    pass\n" });
+    await runtime.run("script.load", { name: "m", language: "py", source: "from lib.missing import x\n" });
+    await runtime.run("script.load", { name: "i", language: "py", source: "def init():\n    raise TypeError('no')\n" });
+    await runtime.run("script.load", { name: "s", language: "py", source: "x = 1\ndef f(:\n    pass\n" });
+    await runtime.step(1);
+    expect((await list(runtime)).log).toEqual([
+      "[tick 1] l did not load: module: out of fuel (load_fuel 2000000)",
+      expect.stringMatching(/^\[tick 1\] m did not load: module: ImportError: module not found: lib\.missing .*\(m\.py, line 1\)$/),
+      "[tick 1] i did not load: init: TypeError: no (i.py, line 2)",
+      "[tick 1] s did not load: module: SyntaxError: invalid syntax (s.py, line 2)",
+    ]);
+  });
+});

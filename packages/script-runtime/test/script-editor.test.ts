@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { stateHash } from "../src/index.js";
 import type { ScriptList } from "../src/index.js";
 import { editorFor, projectWith, until, writeProjectFile } from "./project-fixture.js";
 
@@ -146,10 +147,20 @@ describe("live reload", () => {
 });
 
 describe("editor.scripts.load", () => {
-  it("should refuse a .py file with a clear did-not-load line", async () => {
-    const editor = editorFor(projectWith({ "scripts/ai.py": "def on_tick(self, dt):\n    pass\n" }));
-    expect(await editor.runtime.run("editor.scripts.load", { name: "ai" })).toEqual({ did_not_load: "ai", reason: "Python scripts need a Python engine, which this runtime does not have yet" });
-    expect((await list(editor)).log).toEqual(["[tick 0] ai did not load: Python scripts need a Python engine, which this runtime does not have yet"]);
+  it("should load a .py file as Python, with its project modules, and live-reload it when the file is written", async () => {
+    const project = projectWith({
+      "scripts/ai.py": "from lib.steps import step\n\ndef on_tick(self, dt):\n    self.state['n'] = step(self.state.get('n', 0))\n",
+      "scripts/lib/steps.py": "def step(n):\n    return n + 1\n",
+    });
+    const editor = editorFor(project, { watch: true, debounceMs: 30 });
+    expect(await editor.runtime.run("editor.scripts.load", { name: "ai" })).toEqual({ queued: "ai", applies: "next fixed tick" });
+    await editor.runtime.step(2);
+    expect((await list(editor)).scripts[0]).toMatchObject({ name: "ai", faults: 0, state_hash: stateHash('{"n":2}') });
+    writeProjectFile(project, "scripts/ai.py", "from lib.steps import step\n\ndef on_tick(self, dt):\n    self.state['n'] = -step(self.state['n'])\n");
+    await until(async () => { await editor.runtime.step(1); return (await list(editor)).log.some((l) => l.includes("reloaded ai")); });
+    const listed = await list(editor);
+    expect(listed.log).toEqual(["[tick 1] loaded ai", expect.stringMatching(/^\[tick \d+\] reloaded ai \(state kept\)$/)]);
+    expect(listed.scripts[0]).toMatchObject({ name: "ai", faults: 0 });
   });
 });
 
@@ -176,6 +187,7 @@ describe("editor.scripts.check", () => {
       "scripts/door.js": "import { clamp } from 'modules/math'; export default { onTick() { this.state.x = clamp(5, 0, 3) } }",
       "scripts/modules/math.js": "export const clamp = (x, a, b) => Math.min(b, Math.max(a, x));",
       "scripts/ai.py": "def on_tick(self, dt):\n    pass\n",
+      "scripts/broken.py": "x = 1\ndef on_tick(:\n    pass\n",
       "scripts/math.test.js": [
         "import { test, assert } from '@playfield/test';",
         "import { clamp } from 'modules/math';",
@@ -187,7 +199,8 @@ describe("editor.scripts.check", () => {
     const editor = editorFor(project);
     const result = (await editor.runtime.run("editor.scripts.check")) as { ok: boolean; report: string[] };
     expect(result.report).toEqual([
-      "compile scripts/ai.py: not compiled: Python scripts need a Python engine, which this runtime does not have yet",
+      "compile scripts/ai.py: ok",
+      "compile scripts/broken.py: failed: SyntaxError: invalid syntax (broken.py, line 2)",
       "compile scripts/door.js: ok",
       "compile scripts/math.test.js: ok",
       "compile scripts/modules/math.js: ok",

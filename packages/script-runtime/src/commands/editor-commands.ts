@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import type { ScriptEditor } from "../editor/create-script-editor.js";
-import { NO_PYTHON } from "../editor/check-project.js";
 import { ErrorCode, ScriptRuntimeError } from "../errors.js";
 import type { ScriptHost } from "../runtime/create-script-runtime.js";
 import { NoArgs, ScriptName } from "./command-args.js";
@@ -107,16 +106,11 @@ export function editorCommands(editor: ScriptEditor): CommandSpec<ScriptHost>[] 
     }),
     defineCommand({
       name: "editor.scripts.load",
-      summary: "Load (or hot-reload) a script file as the game's own script; .py files are refused until a Python engine exists.",
+      summary: "Load (or hot-reload) a script file as the game's own script, as JavaScript (.js) or Python (.py).",
       args: z.object({ name: ScriptName }),
       run: async (args, host: ScriptHost) => {
         const file = fileOf(args.name);
-        if (file.language === "py") {
-          const reason = NO_PYTHON;
-          host.log(`${file.name} did not load: ${reason}`);
-          return { did_not_load: file.name, reason };
-        }
-        return host.queueLoad({ name: file.name, source: editor.folder.read(file.modulePath) ?? "", language: file.modulePath.endsWith(".py") ? "py" : "js", principal: "creator", owner: false, friend: false });
+        return host.queueLoad({ name: file.name, source: editor.folder.read(file.modulePath) ?? "", language: file.language, principal: "creator", owner: false, friend: false });
       },
     }),
   ] as CommandSpec<ScriptHost>[];

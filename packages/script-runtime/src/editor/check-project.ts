@@ -5,12 +5,10 @@ import type { GameKinds } from "../kinds/game-kinds.js";
 import { validateGrants, creatorView } from "../kinds/kind-grants.js";
 import { renderTypes } from "../types-gen/render-types.js";
 import { createCompileCheck } from "./compile-check.js";
+import { createPythonCompileCheck } from "../python/python-compile-check.js";
 import { CONFIG_FILE, DECLARATION_FILES } from "./project-folder.js";
 import type { ProjectFolder } from "./project-folder.js";
 import { TEST_MODULE, TEST_MODULE_SOURCE, runScriptTests } from "./script-tests.js";
-
-/** Why `.py` files do not load or compile yet. */
-export const NO_PYTHON = "Python scripts need a Python engine, which this runtime does not have yet";
 
 /** The result of `editor.scripts.check`. */
 export interface CheckResult {
@@ -20,7 +18,7 @@ export interface CheckResult {
 
 /**
  * Checks a project: compiles every JavaScript script and module (and their
- * imports), validates the script configuration against the kinds, writes
+ * imports) and every Python file (syntax, with file and line), validates the script configuration against the kinds, writes
  * the `ts` and `py` declaration files into the scripts folder, and runs the
  * game's own script tests (`*.test.js`). One report line per file, check
  * and test; `ok` is false when any failed.
@@ -29,14 +27,14 @@ export async function checkProject(folder: ProjectFolder, kinds: () => GameKinds
   const report: string[] = [];
   let ok = true;
   const compile = await createCompileCheck();
+  let compilePython: Awaited<ReturnType<typeof createPythonCompileCheck>> | undefined;
   const files = folder.files();
   const read = (path: string) => (path === TEST_MODULE ? TEST_MODULE_SOURCE : folder.read(path));
   for (const file of files) {
-    if (file.language === "py") {
-      report.push(`compile ${file.path}: not compiled: ${NO_PYTHON}`);
-      continue;
-    }
-    const error = compile(file.modulePath, folder.read(file.modulePath) ?? "", read);
+    const source = folder.read(file.modulePath) ?? "";
+    const error = file.language === "py"
+      ? (compilePython ??= await createPythonCompileCheck())(file.modulePath, source)
+      : compile(file.modulePath, source, read);
     if (error) ok = false;
     report.push(`compile ${file.path}: ${error ? `failed: ${error}` : "ok"}`);
   }

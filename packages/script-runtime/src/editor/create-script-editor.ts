@@ -69,7 +69,8 @@ export function createScriptEditor(options: ScriptEditorOptions): ScriptEditor {
   const panel: PanelState = { open: true, live_reload: true, editing: null };
 
   const fileChanged = async (modulePath: string) => {
-    if (!panel.live_reload || !modulePath.endsWith(".js")) return;
+    const language = modulePath.endsWith(".py") ? "py" : modulePath.endsWith(".js") ? "js" : undefined;
+    if (!panel.live_reload || !language) return;
     const name = modulePath.slice(0, -3);
     const list = (await runtime.run("script.list")) as ScriptList;
     const running = list.scripts.find((s) => s.name === name && s.principal === "creator");
@@ -77,7 +78,7 @@ export function createScriptEditor(options: ScriptEditorOptions): ScriptEditor {
     if (!running) return;
     const source = folder.read(modulePath);
     if (source === undefined) return;
-    await runtime.run("script.load", { name, source });
+    await runtime.run("script.load", { name, source, language });
   };
 
   const editor: ScriptEditor = {

@@ -297,6 +297,13 @@ def _event(now, name, data):
         return _fault(e)
     return _settle()
 
+def _compile(path, source):
+    try:
+        compile(source, path, "exec")
+    except BaseException as e:
+        return _describe(e)
+    return None
+
 def _provide(path, source):
     _sources[path] = source
 

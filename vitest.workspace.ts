@@ -26,6 +26,17 @@ export default defineConfig({
       })),
       {
         ...sourceConditions,
+        test: {
+          name: "storage-postgres",
+          root: `${repo}packages/storage-postgres`,
+          include: ["test/**/*.test.ts", "src/**/*.test.ts"],
+          exclude,
+          // Finds out once whether PostgreSQL answers; says once when it does not, and fails in CI.
+          globalSetup: ["test/postgres-setup.ts"],
+        },
+      },
+      {
+        ...sourceConditions,
         test: { name: "examples", root: `${repo}examples`, include: ["*/test/**/*.test.ts"], exclude },
       },
       {

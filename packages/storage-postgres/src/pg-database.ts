@@ -1,0 +1,50 @@
+/*
+ * The query interface on a PostgreSQL server, through a node-postgres Pool:
+ * one pooled client per session.
+ */
+import pg from "pg";
+import { createQueue, type SqlDatabase } from "./sql-database.js";
+
+/**
+ * A database on a node-postgres pool. The pool is the caller's when one is
+ * given (`close` ends it all the same); a connection string or a config
+ * makes a new one.
+ *
+ * @example
+ * const database = pgDatabase("postgres://postgres@127.0.0.1:5432/test");
+ */
+export function pgDatabase(source: string | pg.PoolConfig | pg.Pool): SqlDatabase {
+  const pool = source instanceof pg.Pool ? source : new pg.Pool(typeof source === "string" ? { connectionString: source } : source);
+  // An idle client's connection can drop (a server restart): the pool discards
+  // it, and without a listener the error would end the process.
+  pool.on("error", () => undefined);
+  return {
+    kind: "postgres",
+    async session(fn) {
+      const client = await pool.connect();
+      const queue = createQueue();
+      let broken: Error | undefined;
+      try {
+        return await fn({
+          query: (text, params) => queue(async () => {
+            try {
+              return (await client.query(text, params?.map(toPgValue))).rows;
+            } catch (error) {
+              // An error with no SQLSTATE is the connection's, not the statement's: do not reuse it.
+              if (!(error instanceof Error && "code" in error && typeof error.code === "string" && error.code.length === 5)) broken = error as Error;
+              throw error;
+            }
+          }),
+        });
+      } finally {
+        client.release(broken);
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** node-postgres sends a Buffer as bytea; a plain Uint8Array becomes one without a copy. */
+function toPgValue(value: unknown): unknown {
+  return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+}

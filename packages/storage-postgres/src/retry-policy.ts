@@ -1,0 +1,33 @@
+/*
+ * Which failures of a transaction mean "run it again", and how long to wait
+ * first. SERIALIZABLE transactions that touch the same rows fail with a
+ * serialization failure; lock cycles with a deadlock. Both leave nothing
+ * behind, and the port lets an adapter run the function again.
+ */
+
+/** SQLSTATEs after which a transaction is run again. */
+const RETRYABLE = new Set([
+  "40001", // serialization_failure
+  "40P01", // deadlock_detected
+  // unique_violation raised by the database itself: the adapter checks unique keys
+  // before writing, so this is a concurrent insert that committed after the check
+  // (PostgreSQL reports most of those as 40001); run again, the check then sees it.
+  "23505",
+]);
+
+/** Whether `error` is a database error after which the transaction is run again. */
+export function isRetryable(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && RETRYABLE.has((error as { code: unknown }).code as string);
+}
+
+/** How many times a transaction runs at most (the first run included) unless configured. */
+export const DEFAULT_MAX_ATTEMPTS = 40;
+
+/**
+ * The wait before run `attempt + 1`, in milliseconds: full jitter over an
+ * exponential ceiling (1 ms doubling up to 64 ms), so that transactions that
+ * collided spread out instead of colliding again in step.
+ */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  return random() * Math.min(64, 2 ** (attempt - 1));
+}

@@ -1,0 +1,41 @@
+/*
+ * The one small query interface the adapter needs, so that the same adapter
+ * runs on a PostgreSQL server (node-postgres) and on embedded PGlite.
+ */
+
+/** A connection's queries, run one after the other in call order. */
+export interface SqlSession {
+  /** Runs one statement with `$1…` parameters (Uint8Array for bytea) and answers its rows. */
+  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+/** A database: sessions on connections of their own. */
+export interface SqlDatabase {
+  /** What it is, for messages ("postgres", "pglite"). */
+  readonly kind: string;
+  /**
+   * Runs `fn` on a connection that no other session uses until `fn` settles.
+   * Sessions beyond the database's connections wait their turn (PGlite has
+   * one connection, so its sessions run one at a time).
+   */
+  session<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  /** Closes every connection; sessions already running finish first. */
+  close(): Promise<void>;
+}
+
+/** Runs tasks one at a time, in call order. */
+export type Queue = <T>(task: () => Promise<T>) => Promise<T>;
+
+/**
+ * A queue: each task starts when the one before it settles. Sessions queue
+ * their queries, since node-postgres deprecates concurrent queries on one
+ * client and a transaction's function may well start several reads at once.
+ */
+export function createQueue(): Queue {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const result = tail.then(task);
+    tail = result.catch(() => undefined);
+    return result;
+  };
+}

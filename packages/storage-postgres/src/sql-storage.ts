@@ -1,0 +1,243 @@
+/*
+ * The storage port on PostgreSQL (a server through node-postgres, or
+ * embedded PGlite): every transaction is one SERIALIZABLE database
+ * transaction on a session of its own, run again (bounded, with jitter)
+ * when the database reports a serialization failure or a deadlock.
+ *
+ * A table is created (or migrated) the first time a transaction uses it,
+ * or up front with `init`: the transaction that meets an unknown table is
+ * rolled back, the table made, and the transaction run again, which the
+ * port allows (a transaction's function has no side effects outside it).
+ */
+import { UniqueViolation, type Query, type Storage, type TableDef, type Tx } from "@playfield/core";
+import { encodeKey } from "./key-encoding.js";
+import { countSql, selectSql } from "./query-sql.js";
+import { backoffMs, DEFAULT_MAX_ATTEMPTS, isRetryable } from "./retry-policy.js";
+import { decodeRow, encodeRow } from "./row-codec.js";
+import { ensureTables, managedTables } from "./schema-migrations.js";
+import { createQueue, type SqlDatabase, type SqlSession } from "./sql-database.js";
+import { encodedKeyOf, ident, type IndexLayout, type TableLayout } from "./table-layout.js";
+
+/** Options of the storage on an SQL database. */
+export interface SqlStorageOptions {
+  /** The PostgreSQL schema holding the tables (created when missing; default "public"). */
+  schema?: string;
+  /** How many times a transaction runs at most when it keeps conflicting (default 40). */
+  maxAttempts?: number;
+}
+
+/** The storage port on PostgreSQL or PGlite, with what a process needs around it. */
+export interface SqlStorage extends Storage {
+  /** The schema holding the tables. */
+  readonly schema: string;
+  /** Creates or migrates these tables now (else each is made on first use). */
+  init(tables: readonly TableDef<any>[]): Promise<void>;
+  /** Closes the database connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the storage on a database from `pgDatabase` or `pgliteDatabase`.
+ *
+ * @example
+ * const storage = createSqlStorage(pgDatabase(process.env.DATABASE_URL!), { schema: "playfield" });
+ */
+export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptions = {}): SqlStorage {
+  const schema = options.schema ?? "public";
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema) || schema.length > 63) {
+    throw new Error(`schema ${JSON.stringify(schema)}: use lowercase letters, digits and _, at most 63`);
+  }
+  const known = new Map<string, TableLayout>();
+  // Table creation takes turns within the process (the advisory lock orders processes).
+  const ensuring = createQueue();
+
+  const layoutOf = (def: TableDef<unknown>): TableLayout | undefined => {
+    const layout = known.get(def.name);
+    return layout?.def === def ? layout : undefined;
+  };
+
+  const ensure = (defs: readonly TableDef<unknown>[]) => ensuring(async () => {
+    const missing = defs.filter((def) => layoutOf(def) === undefined);
+    if (missing.length === 0) return;
+    const layouts = await database.session((session) => ensureTables(session, schema, missing));
+    for (const layout of layouts) known.set(layout.def.name, layout);
+  });
+
+  async function transact<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    for (let attempt = 1, tablesMade = 0; ;) {
+      const outcome = await database.session((session) => runOnce(session, fn, layoutOf));
+      if (outcome.kind === "done") return outcome.value;
+      if (outcome.kind === "failed") throw outcome.error;
+      if (outcome.kind === "unknown-table") {
+        // Not a conflict: no attempt spent. Bounded all the same, against a definition that never settles.
+        if (++tablesMade > 100) throw new Error(`table ${outcome.table.name} could not be set up`);
+        await ensure([outcome.table]);
+        continue;
+      }
+      if (attempt >= maxAttempts) {
+        throw new Error(`transaction gave up after ${attempt} attempts: it kept conflicting with concurrent transactions`, { cause: outcome.error });
+      }
+      await sleep(backoffMs(attempt++));
+    }
+  }
+
+  return {
+    schema,
+    transact,
+    init: (tables) => ensure(tables as readonly TableDef<unknown>[]),
+    async clear() {
+      await database.session(async (session) => {
+        const tables = await managedTables(session, schema);
+        if (tables.length === 0) return;
+        // One statement, one round trip; DELETE rather than TRUNCATE, which makes new files for every table (slow on PGlite).
+        const deletes = tables.map((name, i) => `d${i} AS (DELETE FROM ${ident(schema)}.${ident(name)})`);
+        await session.query(`WITH ${deletes.join(", ")} SELECT 1`);
+      });
+    },
+    close: () => database.close(),
+  };
+}
+
+type Outcome<T> =
+  | { kind: "done"; value: T }
+  | { kind: "failed"; error: unknown }
+  | { kind: "conflict"; error: unknown }
+  | { kind: "unknown-table"; table: TableDef<unknown> };
+
+/** Thrown inside a transaction that uses a table not set up yet: it is rolled back, the table made, and run again. */
+class UnknownTable extends Error {
+  override name = "UnknownTable";
+  constructor(readonly table: TableDef<unknown>) {
+    super(`table ${table.name} is being set up: the transaction will run again`);
+  }
+}
+
+async function runOnce<T>(session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined): Promise<Outcome<T>> {
+  const tx = createTx(session, layoutOf);
+  await session.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
+  let value: T;
+  try {
+    value = await fn(tx.api);
+  } catch (error) {
+    tx.close();
+    await rollback(session);
+    return failure(tx.failure ?? error, error);
+  }
+  tx.close();
+  // The function may have caught a failed statement and gone on: the
+  // transaction is aborted all the same, and COMMIT would roll it back quietly.
+  if (tx.failure !== undefined) {
+    await rollback(session);
+    return failure(tx.failure, tx.failure);
+  }
+  try {
+    await session.query("COMMIT");
+  } catch (error) {
+    await rollback(session);
+    return failure(error, error);
+  }
+  return { kind: "done", value };
+}
+
+/** What a failed run means: `cause` decides (the first failed statement, if any); `thrown` is what the caller sees. */
+function failure<T>(cause: unknown, thrown: unknown): Outcome<T> {
+  if (cause instanceof UnknownTable) return { kind: "unknown-table", table: cause.table };
+  if (isRetryable(cause)) return { kind: "conflict", error: cause };
+  return { kind: "failed", error: thrown };
+}
+
+async function rollback(session: SqlSession): Promise<void> {
+  // After a failed COMMIT there is no transaction left, and a broken connection cannot answer: neither matters here.
+  await session.query("ROLLBACK").catch(() => undefined);
+}
+
+/** A transaction on `session`: the port's Tx, and the first failure of a statement (after which the database refuses the rest). */
+function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined) {
+  const state = { open: true, failure: undefined as unknown };
+
+  function live(): void {
+    if (!state.open) throw new Error("transaction already finished: use the tx only inside its transact callback");
+  }
+
+  function layout(def: TableDef<unknown>): TableLayout {
+    live();
+    const found = layoutOf(def);
+    if (found) return found;
+    const error = new UnknownTable(def);
+    state.failure ??= error;
+    throw error;
+  }
+
+  function indexOf(table: TableLayout, index: string): IndexLayout {
+    const found = table.byName.get(index);
+    if (!found) throw new Error(`no index ${table.def.name}.${index}`);
+    return found;
+  }
+
+  async function run<Row>(text: string, params: readonly unknown[]): Promise<Row[]> {
+    try {
+      return await session.query<Row>(text, params);
+    } catch (error) {
+      state.failure ??= error;
+      throw error;
+    }
+  }
+
+  const api: Tx = {
+    async get<R>(def: TableDef<R>, id: string) {
+      const table = layout(def as TableDef<unknown>);
+      const rows = await run<{ data: string }>(`SELECT data FROM ${table.sql} WHERE id = $1::bytea`, [primaryKeyBytes(table, id)]);
+      return rows.length === 0 ? undefined : decodeRow<R>(rows[0]!.data);
+    },
+    async put<R>(def: TableDef<R>, row: R) {
+      const table = layout(def as TableDef<unknown>);
+      const id = def.primaryKey(row);
+      if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
+      const keys = table.indexes.map((index) => encodedKeyOf(def.name, index, row));
+      const data = encodeRow(row);
+      const rows = await run<{ clash: number | null }>(table.put, [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)]);
+      const clash = rows[0]?.clash;
+      if (clash !== undefined && clash !== null) {
+        const index = table.indexes[clash]!;
+        throw new UniqueViolation(def.name, index.name, keys[clash]!.key);
+      }
+    },
+    async delete<R>(def: TableDef<R>, id: string) {
+      const table = layout(def as TableDef<unknown>);
+      const rows = await run(`DELETE FROM ${table.sql} WHERE id = $1::bytea RETURNING 1`, [primaryKeyBytes(table, id)]);
+      return rows.length > 0;
+    },
+    async query<R>(def: TableDef<R>, index: string, query: Query = {}) {
+      const table = layout(def as TableDef<unknown>);
+      const statement = selectSql(table, indexOf(table, index), query);
+      if (statement === null) return [];
+      const rows = await run<{ data: string }>(statement.text, statement.params);
+      return rows.map((row) => decodeRow<R>(row.data));
+    },
+    async count<R>(def: TableDef<R>, index: string, query: Pick<Query, "equals" | "range"> = {}) {
+      const table = layout(def as TableDef<unknown>);
+      const statement = countSql(table, indexOf(table, index), query);
+      if (statement === null) return 0;
+      const rows = await run<{ n: number }>(statement.text, statement.params);
+      return rows[0]!.n;
+    },
+  };
+
+  return {
+    api,
+    get failure() {
+      return state.failure;
+    },
+    close() {
+      state.open = false;
+    },
+  };
+}
+
+function primaryKeyBytes(table: TableLayout, id: string): Uint8Array {
+  if (typeof id !== "string") throw new TypeError(`table ${table.def.name}: the primary key must be a string`);
+  return encodeKey([id]);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

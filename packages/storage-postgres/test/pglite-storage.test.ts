@@ -1,0 +1,14 @@
+/*
+ * The storage conformance suite over PGlite in memory: one database for the
+ * whole file (a new one takes seconds to start); the suite clears it
+ * before each test.
+ */
+import { storageContract } from "@playfield/server-memory/testing";
+import { afterAll, beforeAll } from "vitest";
+import { createPgliteStorage } from "../src/index.js";
+
+const storage = createPgliteStorage();
+beforeAll(() => storage.clear(), 120_000);
+afterAll(() => storage.close());
+
+storageContract("pglite", () => storage, { numRuns: 15 });

@@ -19,7 +19,13 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
     kind: "pglite",
     session: (fn) => turns(() => {
       const queue = createQueue();
-      return fn({ query: (text, params) => queue(async () => (await db.query<never>(text, params ? [...params] : undefined)).rows) });
+      return fn({
+        query: (text, params) => queue(async () => {
+          // A statement without parameters goes as a simple query (as node-postgres sends it): PGlite then skips describing it.
+          if (params === undefined) return ((await db.exec(text)).at(-1)?.rows ?? []) as never[];
+          return (await db.query<never>(text, [...params])).rows;
+        }),
+      });
     }),
     close: () => turns(() => db.close()),
   };

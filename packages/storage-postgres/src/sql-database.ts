@@ -5,7 +5,7 @@
 
 /** A connection's queries, run one after the other in call order. */
 export interface SqlSession {
-  /** Runs one statement with `$1…` parameters (Uint8Array for bytea) and answers its rows. */
+  /** Runs one statement with `$1…` parameters (Uint8Array for bytea) and answers its rows; with no parameters, as a simple query. */
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 

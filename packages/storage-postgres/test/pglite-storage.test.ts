@@ -11,4 +11,4 @@ const storage = createPgliteStorage();
 beforeAll(() => storage.clear(), 120_000);
 afterAll(() => storage.close());
 
-storageContract("pglite", () => storage, { numRuns: 15 });
+storageContract("pglite", () => storage, { numRuns: 10 });

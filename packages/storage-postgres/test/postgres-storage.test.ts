@@ -1,0 +1,25 @@
+/*
+ * The storage conformance suite over a PostgreSQL server, in a schema of its
+ * own made for this run and dropped after it, so that runs never collide.
+ * Skipped (said once by the global setup) when PostgreSQL does not answer.
+ */
+import { storageContract } from "@playfield/server-memory/testing";
+import { afterAll, beforeAll, describe, inject } from "vitest";
+import { createPostgresStorage, type SqlStorage } from "../src/index.js";
+import { dropSchema, freshSchema } from "./postgres-schema.js";
+
+const url = inject("postgresUrl");
+
+describe.skipIf(url === null)("on PostgreSQL", () => {
+  const schema = freshSchema("contract");
+  let storage: SqlStorage;
+  beforeAll(() => {
+    storage = createPostgresStorage({ url: url!, schema });
+  });
+  afterAll(async () => {
+    await storage.close();
+    await dropSchema(url!, schema);
+  });
+
+  storageContract("postgres", () => storage, { numRuns: 15 });
+});

@@ -77,7 +77,7 @@ export { isThrottled, recordFailure, retryAfterSeconds, takeToken, returnToken, 
 export { s256Challenge, isValidVerifier, isValidChallenge, verifyS256 } from "./domain/pkce.js";
 /** @private Internal code, does not follow semantic versioning. */
 export { ownValue } from "./json/own-value.js";
-export { mergeTopLevel, isJsonObject, type JsonObject } from "./domain/json-merge.js";
+export { mergeTopLevel, mergeTopLevelText, isJsonObject, type JsonObject } from "./domain/json-merge.js";
 export { nextVersion, setMayWrite } from "./domain/datastore-version.js";
 export { sessionAuthority, writeRefusal, type SessionAuthorityInput, type DatastoreTarget, type DatastoreWriter } from "./domain/datastore-authority.js";
 export { DEFAULT_DATASTORE_LIMITS, BUDGET_WINDOW_MS, requestBudget, storedBytesCap, budgetWindowStart, fitsStoredBytes, utf8Length, type DatastoreLimits } from "./domain/datastore-budget.js";

@@ -1,10 +1,21 @@
 import { defineConfig } from "tsup";
 
-export default defineConfig({
-  entry: { index: "src/index.ts", node: "src/node.ts", cli: "src/cli.ts" },
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "es2022",
-});
+// The library in both module formats; the command line (bin/ runs
+// dist/cli.js) only as ESM, sharing the library's chunks.
+export default defineConfig([
+  {
+    entry: { index: "src/index.ts", node: "src/node.ts", cli: "src/cli.ts" },
+    format: ["esm"],
+    dts: { entry: { index: "src/index.ts", node: "src/node.ts" } },
+    sourcemap: true,
+    clean: true,
+    target: "es2022",
+  },
+  {
+    entry: { index: "src/index.ts", node: "src/node.ts" },
+    format: ["cjs"],
+    dts: true,
+    sourcemap: true,
+    target: "es2022",
+  },
+]);

@@ -1,7 +1,14 @@
+import { cpSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { USAGE } from "../src/cli/cli-args.js";
 import { stateHash } from "../src/index.js";
-import { runCli } from "./cli-process.js";
+import { runBin, runCli } from "./cli-process.js";
 import { COUNTER } from "./helpers.js";
+import { projectWith } from "./project-fixture.js";
+
+const EXAMPLE_PROJECT = fileURLToPath(new URL("../../../examples/script-game/project", import.meta.url));
 
 describe("playfield-scripts", () => {
   it("should answer every command and state transition, one JSON line per command", async () => {
@@ -36,12 +43,63 @@ describe("playfield-scripts", () => {
     expect(second.result.log.slice(-2)).toEqual(["[tick 7] unloaded c", "[tick 7] loaded c"]);
     expect(answers[14]).toEqual({ ok: false, error: { code: "not_found", message: "unknown command: script.nope" } });
     expect(answers[15]).toEqual({ ok: false, error: { code: "invalid_argument", message: "each line must be one JSON object" } });
-  }, 30_000);
+  }, 60_000);
 
   it("should tick in real time without --manual-ticks", async () => {
     const commands: unknown[] = [{ command: "script.load", args: { name: "c", source: COUNTER } }];
     const answers = await runCli([...commands, ...Array.from({ length: 1 }, () => ({ command: "script.list" }))], []);
     expect(answers[0]).toMatchObject({ ok: true });
     expect(answers[1]).toMatchObject({ ok: true, result: { tick: expect.any(Number) } });
-  }, 30_000);
+  }, 60_000);
+});
+
+describe("playfield-scripts' command line", () => {
+  it("should print its usage for --help and exit 0 without reading stdin", async () => {
+    for (const flag of ["--help", "-h"]) {
+      const run = await runBin([flag], { keepStdinOpen: true });
+      expect(run).toMatchObject({ code: 0, stdout: USAGE, stderr: "" });
+    }
+  }, 60_000);
+
+  it("should refuse unknown options, stray arguments and bad values with exit 2 and say why", async () => {
+    // The parser's cases are in cli-args.test.ts; these check what the process does with them.
+    const cases: [string[], string][] = [
+      [["serve", "--bogus"], "unknown option --bogus"],
+      [["--manual-ticks", "extra"], 'unknown command "extra"'],
+      [["serve", "--port", "70000"], "--port must be an integer from 0 to 65535"],
+    ];
+    for (const [args, message] of cases) {
+      const run = await runBin(args, { keepStdinOpen: true });
+      expect({ args, code: run.code, stdout: run.stdout }).toEqual({ args, code: 2, stdout: "" });
+      expect(run.stderr).toContain(`playfield-scripts: ${message}`);
+    }
+  }, 60_000);
+
+  it("should refuse a --project folder that does not exist, and make it only with --create", async () => {
+    const missing = join(projectWith({}), "my-game");
+    const refused = await runBin(["--manual-ticks", "--project", missing], { keepStdinOpen: true });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--project ${missing}: no such folder (add --create to make it)`);
+    expect(existsSync(missing)).toBe(false);
+    const made = await runCli([{ command: "editor.scripts.files" }], ["--manual-ticks", "--project", missing, "--create"]);
+    expect(made).toEqual([{ ok: true, result: [] }]);
+    expect(existsSync(join(missing, "scripts"))).toBe(true);
+  }, 60_000);
+
+  it("should keep a project's declaration files of other kinds through editor.scripts.check", async () => {
+    // A copy of the garden example, whose committed declarations describe the garden's kinds, not the reference world's.
+    const project = join(projectWith({}), "garden");
+    cpSync(EXAMPLE_PROJECT, project, { recursive: true });
+    const before = ["playfield.d.ts", "playfield.pyi"].map((f) => readFileSync(join(project, "scripts", f), "utf8"));
+    const [check] = await runCli([{ command: "editor.scripts.check" }], ["--manual-ticks", "--project", project]);
+    const report = (check as { result: { report: string[] } }).result.report;
+    expect(report).toContain("types scripts/playfield.d.ts: kept (it declares other kinds than the ones this check sees; the game's own check writes it)");
+    expect(report).toContain("types scripts/playfield.pyi: kept (it declares other kinds than the ones this check sees; the game's own check writes it)");
+    expect(["playfield.d.ts", "playfield.pyi"].map((f) => readFileSync(join(project, "scripts", f), "utf8"))).toEqual(before);
+    // A project without them gets them written.
+    const fresh = projectWith({ "scripts/door.js": "export default {}" });
+    const [written] = await runCli([{ command: "editor.scripts.check" }], ["--manual-ticks", "--project", fresh]);
+    expect((written as { result: { report: string[] } }).result.report).toContain("types scripts/playfield.d.ts: written");
+    expect(readFileSync(join(fresh, "scripts/playfield.d.ts"), "utf8")).toContain("interface Part");
+  }, 60_000);
 });

@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptServer } from "../src/cli/serve.js";
 import type { ScriptServer } from "../src/cli/serve.js";
-import { runCli } from "./cli-process.js";
+import { BIN, runCli } from "./cli-process.js";
 import { editorFor, projectWith } from "./project-fixture.js";
 
 const servers: ScriptServer[] = [];
@@ -36,6 +35,39 @@ describe("createScriptServer", () => {
     expect(await post(server.url, "script.list", "{not json")).toEqual({ status: 400, json: { ok: false, error: { code: "invalid_argument", message: "the body must be a JSON object of arguments" } } });
   });
 
+  it("should refuse other methods, content types, sites and oversized bodies with an error answer", async () => {
+    const editor = editorFor(projectWith({}));
+    const server = await createScriptServer(editor.runtime, { maxBodyBytes: 1024 });
+    servers.push(server);
+    const at = `${server.url}/commands/script.list`;
+    const answer = async (res: Response) => ({ status: res.status, allow: res.headers.get("allow"), json: (await res.json()) as unknown });
+    expect(await answer(await fetch(at))).toEqual({ status: 405, allow: "POST", json: { ok: false, error: { code: "invalid_argument", message: "method: commands take POST with a JSON body" } } });
+    expect(await answer(await fetch(at, { method: "PUT", headers: { "content-type": "application/json" }, body: "{}" }))).toMatchObject({ status: 405 });
+    expect(await answer(await fetch(at, { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" })))
+      .toEqual({ status: 415, allow: null, json: { ok: false, error: { code: "invalid_argument", message: "content-type: commands take application/json" } } });
+    expect(await answer(await fetch(at, { method: "POST", body: "{}" }))).toMatchObject({ status: 415 });
+    expect(await answer(await fetch(at, { method: "POST", headers: { "content-type": "application/json", origin: "https://evil.example" }, body: "{}" })))
+      .toMatchObject({ status: 403, json: { error: { message: "origin: https://evil.example may not call this server; only pages it serves" } } });
+    expect(await answer(await fetch(at, { method: "POST", headers: { "content-type": "application/json", origin: server.url }, body: "{}" }))).toMatchObject({ status: 200 });
+    expect(await answer(await fetch(at, { method: "POST", headers: { "content-type": "application/json; charset=utf-8" }, body: "x".repeat(2048) })))
+      .toMatchObject({ status: 413, json: { error: { message: "body: at most 1024 bytes" } } });
+    expect(await answer(await fetch(server.url, { method: "POST" }))).toMatchObject({ status: 405, allow: "GET, HEAD" });
+    expect(await answer(await fetch(`${server.url}/nowhere`))).toMatchObject({ status: 404, json: { error: { code: "not_found" } } });
+  });
+
+  it("should refuse a Host other than its own (DNS rebinding)", async () => {
+    const editor = editorFor(projectWith({}));
+    const server = await createScriptServer(editor.runtime);
+    servers.push(server);
+    const { request } = await import("node:http");
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(`${server.url}/commands/script.list`, { method: "POST", headers: { host: `attacker.example:${server.port}`, "content-type": "application/json" } }, (res) => { res.resume(); resolve(res.statusCode); });
+      req.on("error", reject);
+      req.end("{}");
+    });
+    expect(status).toBe(403);
+  });
+
   it("should serve the Scripts panel page at /", async () => {
     const editor = editorFor(projectWith({}));
     const server = await createScriptServer(editor.runtime);
@@ -57,12 +89,11 @@ describe("playfield-scripts", () => {
     ], ["--manual-ticks", "--project", project]);
     expect(answers[2]).toEqual({ ok: true, result: [{ name: "door", path: "scripts/door.js", running: true }, { name: "modules/n", path: "scripts/modules/n.js", running: false }] });
     expect((answers[3] as { result: { kinds: { kind: string }[] } }).result.kinds.map((k) => k.kind)).toEqual(["World", "Part", "Player"]);
-  });
+  }, 60_000);
 
   it("should serve commands over HTTP with serve --project DIR --port N", async () => {
     const project = projectWith({ "scripts/door.js": "export default {}" });
-    const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--conditions=@playfield/source", "--import", "tsx", cli, "serve", "--project", project, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "serve", "--project", project, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = "";
@@ -74,8 +105,12 @@ describe("playfield-scripts", () => {
         child.on("close", (code) => reject(new Error(`exited with ${code}`)));
       });
       expect(await post(url, "editor.scripts.edit", { name: "door" })).toEqual({ status: 200, json: { ok: true, result: { opened: "scripts/door.js" } } });
-    } finally {
+      // SIGTERM to the launcher's process reaches the server, which stops cleanly.
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
     }
-  });
+  }, 60_000);
 });

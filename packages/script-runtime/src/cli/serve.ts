@@ -21,6 +21,7 @@ export interface ScriptServer {
 }
 
 const STATUS: Record<string, number> = { invalid_argument: 400, not_found: 404, failed_precondition: 409, internal: 500 };
+const fail = (code: string, message: string) => ({ ok: false, error: { code, message } });
 
 /**
  * Serves a runtime's commands on 127.0.0.1 for tools and agents —
@@ -28,35 +29,55 @@ const STATUS: Record<string, number> = { invalid_argument: 400, not_found: 404, 
  * with `{ok: true, result}` or `{ok: false, error: {code, message}}` — and
  * the Scripts panel at `/`, whose every button calls the same commands.
  *
+ * Web pages of other sites cannot drive it: a command needs
+ * `content-type: application/json` (so a browser asks first, and gets no
+ * CORS answer), an `Origin` other than the server's own is refused, and
+ * so is a `Host` other than 127.0.0.1 or localhost (DNS rebinding).
+ *
  * @example
  * const server = await createScriptServer(editor.runtime, { port: 8787 });
- * await fetch(`${server.url}/commands/script.list`, { method: "POST", body: "{}" });
+ * await fetch(`${server.url}/commands/script.list`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
  */
 export async function createScriptServer(runtime: ScriptRuntime, options: ScriptServerOptions = {}): Promise<ScriptServer> {
   const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
-  const send = (res: ServerResponse, status: number, type: string, body: string) => {
-    res.writeHead(status, { "content-type": type, "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  let port = 0;
+  const send = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { "content-type": type, "cache-control": "no-store", "x-content-type-options": "nosniff", ...headers });
     res.end(body);
   };
-  const sendJson = (res: ServerResponse, status: number, value: unknown) => send(res, status, "application/json", JSON.stringify(value));
+  const sendJson = (res: ServerResponse, status: number, value: unknown, headers?: Record<string, string>) => send(res, status, "application/json", JSON.stringify(value), headers);
+  const local = (host: string | undefined) => host === `127.0.0.1:${port}` || host === `localhost:${port}`;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!local(req.headers.host)) return sendJson(res, 403, fail("invalid_argument", `host: only 127.0.0.1:${port} or localhost:${port}`));
+    const origin = req.headers.origin;
+    if (origin !== undefined && !local(origin.replace(/^http:\/\//, ""))) return sendJson(res, 403, fail("invalid_argument", `origin: ${origin} may not call this server; only pages it serves`));
     const path = (req.url ?? "/").split("?")[0]!;
-    if (req.method === "GET" && (path === "/" || path === "/index.html")) return send(res, 200, "text/html; charset=utf-8", PANEL_PAGE);
+    if (path === "/" || path === "/index.html") {
+      if (req.method === "GET" || req.method === "HEAD") return send(res, 200, "text/html; charset=utf-8", PANEL_PAGE);
+      return sendJson(res, 405, fail("invalid_argument", `method: ${req.method} ${path} is not served; GET it`), { allow: "GET, HEAD" });
+    }
     const match = /^\/commands\/([A-Za-z0-9_.]+)$/.exec(path);
-    if (!match) return sendJson(res, 404, { ok: false, error: { code: "not_found", message: `no route ${req.method} ${path}` } });
-    if (req.method !== "POST") return sendJson(res, 405, { ok: false, error: { code: "invalid_argument", message: "commands take POST with a JSON body" } });
+    if (!match) return sendJson(res, 404, fail("not_found", `no route ${req.method} ${path.slice(0, 200)}`));
+    if (req.method !== "POST") return sendJson(res, 405, fail("invalid_argument", "method: commands take POST with a JSON body"), { allow: "POST" });
+    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type !== "application/json") return sendJson(res, 415, fail("invalid_argument", "content-type: commands take application/json"));
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
-      if (size > maxBody) return sendJson(res, 413, { ok: false, error: { code: "invalid_argument", message: `the body is over ${maxBody} bytes` } });
+      if (size > maxBody) {
+        // The rest of the body is not read: the connection closes after the answer.
+        const socket = req.socket;
+        res.once("finish", () => socket.destroy());
+        return sendJson(res, 413, fail("invalid_argument", `body: at most ${maxBody} bytes`), { connection: "close" });
+      }
       chunks.push(chunk as Buffer);
     }
     const text = Buffer.concat(chunks).toString("utf8").trim();
     let args: unknown = {};
     if (text !== "") {
-      try { args = JSON.parse(text); } catch { return sendJson(res, 400, { ok: false, error: { code: "invalid_argument", message: "the body must be a JSON object of arguments" } }); }
+      try { args = JSON.parse(text); } catch { return sendJson(res, 400, fail("invalid_argument", "the body must be a JSON object of arguments")); }
     }
     const outcome = await runtime.dispatch(match[1]!, args);
     sendJson(res, outcome.ok ? 200 : STATUS[outcome.error.code] ?? 500, outcome);
@@ -64,14 +85,15 @@ export async function createScriptServer(runtime: ScriptRuntime, options: Script
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: "internal", message: error instanceof Error ? error.message : String(error) } });
+      if (!res.headersSent) sendJson(res, 500, fail("internal", error instanceof Error ? error.message : String(error)));
+      else res.destroy();
     });
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => resolveListen());
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
     port,

@@ -26,8 +26,8 @@ export interface CommandRegistry<C> {
   register<S extends z.ZodType>(spec: CommandSpec<C, S>): void;
   /** Runs a command: an unknown name is `not_found`, bad arguments `invalid_argument`. */
   run(name: string, args: unknown, context: C): Promise<unknown>;
-  /** Every command's name and summary, in registration order. */
-  list(): { name: string; summary: string }[];
+  /** Every command's name, summary and argument schema, in registration order. */
+  list(): { name: string; summary: string; args: z.ZodType }[];
 }
 
 /** Creates a registry holding `specs`. */
@@ -50,7 +50,7 @@ export function createCommandRegistry<C>(specs: readonly CommandSpec<C, z.ZodTyp
       }
       return spec.run(parsed.data, context);
     },
-    list: () => [...commands.values()].map(({ name, summary }) => ({ name, summary })),
+    list: () => [...commands.values()].map(({ name, summary, args }) => ({ name, summary, args })),
   };
   for (const spec of specs) registry.register(spec);
   return registry;

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveScriptConfig } from "../config/script-config.js";
 import type { GameKinds } from "../kinds/game-kinds.js";
@@ -9,6 +9,9 @@ import { createPythonCompileCheck } from "../python/python-compile-check.js";
 import { CONFIG_FILE, DECLARATION_FILES } from "./project-folder.js";
 import type { ProjectFolder } from "./project-folder.js";
 import { TEST_MODULE, TEST_MODULE_SOURCE, runScriptTests } from "./script-tests.js";
+
+/** What the check does with the declaration files: write them, or keep those that exist (see `ScriptEditorOptions.declarations`). */
+export type DeclarationWrites = "write" | "keep";
 
 /** The result of `editor.scripts.check`. */
 export interface CheckResult {
@@ -23,7 +26,7 @@ export interface CheckResult {
  * game's own script tests (`*.test.js`). One report line per file, check
  * and test; `ok` is false when any failed.
  */
-export async function checkProject(folder: ProjectFolder, kinds: () => GameKinds | undefined): Promise<CheckResult> {
+export async function checkProject(folder: ProjectFolder, kinds: () => GameKinds | undefined, declarationWrites: DeclarationWrites = "write"): Promise<CheckResult> {
   const report: string[] = [];
   let ok = true;
   const compile = await createCompileCheck();
@@ -52,7 +55,13 @@ export async function checkProject(folder: ProjectFolder, kinds: () => GameKinds
   const view = creatorView(declarations);
   for (const format of ["ts", "py"] as const) {
     const rendered = renderTypes(view, format) as { text: string };
-    writeFileSync(join(folder.scriptsDir, DECLARATION_FILES[format]), rendered.text);
+    const file = join(folder.scriptsDir, DECLARATION_FILES[format]);
+    const existing = declarationWrites === "keep" ? readIfThere(file) : undefined;
+    if (existing !== undefined && existing !== rendered.text) {
+      report.push(`types scripts/${DECLARATION_FILES[format]}: kept (it declares other kinds than the ones this check sees; the game's own check writes it)`);
+      continue;
+    }
+    writeFileSync(file, rendered.text);
     report.push(`types scripts/${DECLARATION_FILES[format]}: written`);
   }
 
@@ -62,4 +71,8 @@ export async function checkProject(folder: ProjectFolder, kinds: () => GameKinds
     report.push(...result.lines);
   }
   return { ok, report };
+}
+
+function readIfThere(file: string): string | undefined {
+  try { return readFileSync(file, "utf8"); } catch { return undefined; }
 }

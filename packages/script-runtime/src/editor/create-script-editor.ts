@@ -5,7 +5,7 @@ import type { GameKinds } from "../kinds/game-kinds.js";
 import { createScriptRuntime } from "../runtime/create-script-runtime.js";
 import type { ScriptList, ScriptRuntime, ScriptRuntimeOptions } from "../runtime/create-script-runtime.js";
 import { checkProject } from "./check-project.js";
-import type { CheckResult } from "./check-project.js";
+import type { CheckResult, DeclarationWrites } from "./check-project.js";
 import { watchFolder } from "./live-reload.js";
 import type { FileWatch } from "./live-reload.js";
 import { openProjectFolder } from "./project-folder.js";
@@ -21,6 +21,13 @@ export interface ScriptEditorOptions extends Omit<ScriptRuntimeOptions, "config"
   watch?: boolean;
   /** Quiet time after a file's last write before it reloads. Default 100 ms. */
   debounceMs?: number;
+  /**
+   * What `editor.scripts.check` does with the declaration files: `"write"`
+   * (the default) writes them from `kinds`; `"keep"` writes only missing
+   * ones and leaves a file that differs as it is, for when `kinds` stands in
+   * for the game's own (the command line's reference world).
+   */
+  declarations?: DeclarationWrites;
 }
 
 /** The Scripts panel's state. */
@@ -64,7 +71,7 @@ export function createScriptEditor(options: ScriptEditorOptions): ScriptEditor {
   const { config, problems: fileProblems } = folder.config();
   // A malformed file is a manifest problem like any other, logged at start.
   const kinds: GameKinds = { ...gameKinds, validate: (c) => [...fileProblems, ...gameKinds.validate(c)] };
-  const { project: _project, kinds: _kinds, watch: _watch, debounceMs: _debounce, ...runtimeOptions } = options;
+  const { project: _project, kinds: _kinds, watch: _watch, debounceMs: _debounce, declarations = "write", ...runtimeOptions } = options;
   const runtime = createScriptRuntime({ ...runtimeOptions, config, kinds, modules: (path) => folder.read(path) });
   const panel: PanelState = { open: true, live_reload: true, editing: null };
 
@@ -85,7 +92,7 @@ export function createScriptEditor(options: ScriptEditorOptions): ScriptEditor {
     runtime,
     folder,
     panel,
-    check: () => checkProject(folder, makeKinds),
+    check: () => checkProject(folder, makeKinds, declarations),
     fileChanged,
     async dispose() {
       watcher?.close();

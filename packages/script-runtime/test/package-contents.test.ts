@@ -33,7 +33,7 @@ describe("npm pack of @playfield/script-runtime", () => {
       .toEqual(["dist/cli.js", "dist/index.cjs", "dist/index.js", "dist/node.cjs", "dist/node.js"]);
     expect(built.filter((f) => f.endsWith(".cjs") && f.includes("cli"))).toEqual([]);
     expect(files.filter((f) => f.startsWith("src/") && !f.endsWith(".ts"))).toEqual([]);
-  });
+  }, 60_000);
 
   it("should ship the repository's MIT LICENSE", () => {
     const license = readFileSync(join(PACKAGE, "LICENSE"), "utf8");

@@ -10,7 +10,7 @@ export { Code, codeToHttpStatus, codeFromHttpStatus, isCode } from "./errors/cod
 export { PlayfieldError, fail, type FieldIssue } from "./errors/playfield-error.js";
 export { toErrorJson, errorFromJson, type ErrorJson } from "./errors/error-json.js";
 export { issuesToError, fieldPath } from "./errors/issues-to-error.js";
-export { AuthLevel, Scope } from "./api/auth-level.js";
+export { AuthLevel, Scope, type AuthRule } from "./api/auth-level.js";
 export { defineService, type MethodSpec, type MethodDesc, type ServiceDesc, type MethodInput, type MethodRequest, type MethodOutput } from "./api/define-service.js";
 export { services, allMethods, shapeTable, API_PACKAGE, type Services } from "./api/services.js";
 export { IdentityService } from "./api/identity-service.js";

@@ -22,3 +22,15 @@ export const Scope = {
   Avatar: "avatar",
 } as const;
 export type Scope = (typeof Scope)[keyof typeof Scope];
+
+/**
+ * Who may use an endpoint, as the server's auth check reads it: a method
+ * descriptor is one, and so is the realtime connection's rule.
+ */
+export interface AuthRule {
+  /** What the endpoint is called in refusals: `GetMe`, `the realtime connection`. */
+  name: string;
+  auth: AuthLevel;
+  /** Scoped tokens that may use it besides the auth level's callers. */
+  scopes: readonly Scope[];
+}

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { AnyMessage } from "../wire/fields.js";
-import type { AuthLevel, Scope } from "./auth-level.js";
+import type { AuthLevel, AuthRule, Scope } from "./auth-level.js";
 
 /** One method of a service, as plain data: the only place a method is described. */
 export interface MethodSpec<I extends AnyMessage = AnyMessage, O extends AnyMessage = AnyMessage> {
@@ -13,7 +13,7 @@ export interface MethodSpec<I extends AnyMessage = AnyMessage, O extends AnyMess
 }
 
 /** A method with its wire name (`GetMe`) and its service filled in. */
-export interface MethodDesc<I extends AnyMessage = AnyMessage, O extends AnyMessage = AnyMessage> extends MethodSpec<I, O> {
+export interface MethodDesc<I extends AnyMessage = AnyMessage, O extends AnyMessage = AnyMessage> extends MethodSpec<I, O>, AuthRule {
   /** camelCase name used in code: `getMe`. */
   localName: string;
   /** PascalCase name on the wire: `GetMe`. */

@@ -8,3 +8,4 @@ export {
   RealtimeMember, PRESENCE_STATUSES, SERVER_EVENT_SCHEMAS, SERVER_EVENTS, type ServerEvent, type ServerEventMap,
 } from "./server-events.js";
 export { readClientFrame, type FrameReading } from "./read-client-frame.js";
+export { REALTIME_AUTH } from "./connection-auth.js";

@@ -1,8 +1,9 @@
 import type { ScriptList, ScriptRuntime } from "../src/index.js";
 
 /*
- * The determinism plan: scripts using timers, awaits, modules, seeded
- * randomness and hot reloads, and the commands fed to them over 1,000
+ * The determinism plan: JavaScript and Python scripts using timers, awaits,
+ * modules, seeded randomness, hot reloads and (Python) a handler that now
+ * and then runs out of fuel, and the commands fed to them over 1,000
  * ticks. Runtimes in process, in a second process and in a browser must all
  * end with the same script.list.
  */
@@ -13,6 +14,8 @@ export const PLAN_TICKS = 1000;
 export const MODULES = {
   "lib/dice.js": "export const roll = (sides) => 1 + Math.floor(Math.random() * sides);",
   "lib/math.js": "import { roll } from './dice.js'; export const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v)); export { roll };",
+  "lib/dice.py": "import random\n\ndef roll(sides):\n    return 1 + int(random.random() * sides)\n",
+  "lib/mathx.py": "from .dice import roll\n\ndef clamp(v, lo, hi):\n    return max(lo, min(hi, v))\n",
 };
 
 const WALKER = `import { clamp, roll } from "lib/math";
@@ -33,6 +36,39 @@ const TIMERS = `export default {
   onLoad() { setInterval(() => { this.state.beats += 1; this.state.last = Date.now() }, 33) },
   on: { hit(data) { this.state.beats += data.power } },
 }`;
+const PY_WALKER = `from lib.mathx import clamp, roll
+
+def init():
+    return {"x": 0, "steps": 0, "path": []}
+
+def on_tick(self, dt):
+    self.state["x"] = clamp(self.state["x"] + roll(6) - 3, -50, 50)
+    self.state["steps"] += 1
+    self.state["path"] = (self.state["path"] + [self.state["x"] / 3])[-5:]
+`;
+const PY_TIMERS = `import time
+
+def on_load(self, reloaded):
+    self.state.setdefault("beats", 0)
+    def beat():
+        self.state["beats"] += 1
+        self.state["last"] = time.ticks_ms()
+    set_interval(beat, 33)
+
+def on_hit(self, data):
+    self.state["beats"] += data["power"]
+`;
+const PY_SPINNER = `import random
+
+def init():
+    return {"ok": 0}
+
+def on_tick(self, dt):
+    self.state["ok"] += 1
+    if random.random() < 0.01:
+        while True:
+            pass
+`;
 const RELOADED = (v: number) => `export default { init() { return { v: 0, sum: 0 } }, onTick() { this.state.v = ${v}; this.state.sum += ${v} * Math.random() } }`;
 
 /** Feeds the same command sequence to a runtime (in process or through lines). */
@@ -42,6 +78,9 @@ export function plan(): { at: number; command: string; args: Record<string, unkn
     { at: 0, command: "script.load", args: { name: "waiter", source: WAITER } },
     { at: 0, command: "script.load", args: { name: "timers", source: TIMERS } },
     { at: 0, command: "script.load", args: { name: "reloaded", source: RELOADED(1) } },
+    { at: 0, command: "script.load", args: { name: "py-walker", source: PY_WALKER, language: "py" } },
+    { at: 0, command: "script.load", args: { name: "py-timers", source: PY_TIMERS, language: "py" } },
+    { at: 5, command: "script.load", args: { name: "py-spinner", source: PY_SPINNER, language: "py" } },
   ];
   for (let t = 50; t < 1000; t += 100) {
     steps.push({ at: t, command: "script.load", args: { name: "reloaded", source: RELOADED(t) } });
@@ -49,6 +88,9 @@ export function plan(): { at: number; command: string; args: Record<string, unkn
   }
   steps.push({ at: 300, command: "script.pause", args: { name: "waiter" } });
   steps.push({ at: 420, command: "script.resume", args: { name: "waiter" } });
+  steps.push({ at: 350, command: "script.pause", args: { name: "py-timers" } });
+  steps.push({ at: 380, command: "script.resume", args: { name: "py-timers" } });
+  steps.push({ at: 500, command: "script.load", args: { name: "py-walker", source: PY_WALKER.replace("- 3", "- 2"), language: "py" } });
   steps.push({ at: 600, command: "script.unload", args: { name: "walker" } });
   steps.push({ at: 650, command: "script.load", args: { name: "walker", source: WALKER } });
   return steps.sort((a, b) => a.at - b.at);

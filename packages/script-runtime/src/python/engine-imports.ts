@@ -53,21 +53,24 @@ const INVOKES = ["invoke_i", "invoke_ii", "invoke_iii", "invoke_iiii", "invoke_i
  */
 export function engineImports(host: ImportHost): WebAssembly.Imports {
   const env: Record<string, (...args: never[]) => unknown> = {};
-  for (const name of INVOKES) {
-    env[name] = (index: number, ...args: number[]) => {
-      const sp = host.stackSave();
-      try {
-        return (host.table().get(index) as (...a: number[]) => number)(...args);
-      } catch (error) {
-        // Only this loader's longjmp is a longjmp; a trap (fuel, memory, a
-        // wasm fault) goes on up through every frame, out of the engine.
-        if (error !== LONGJMP) throw error;
-        host.stackRestore(sp);
-        host.setThrew(1, 0);
-        return 0;
-      }
-    };
-  }
+  // Table.get is slow next to a call, and MicroPython's try blocks call through here: the table does not change, so look each slot up once.
+  const slots: ((...a: number[]) => number)[] = [];
+  const slot = (index: number) => (slots[index] ??= host.table().get(index) as (...a: number[]) => number);
+  // One trampoline for every arity (at most five arguments): a wasm function ignores extra arguments.
+  const invoke = (index: number, a: number, b: number, c: number, d: number, e: number) => {
+    const sp = host.stackSave();
+    try {
+      return slot(index)(a, b, c, d, e);
+    } catch (error) {
+      // Only this loader's longjmp is a longjmp; a trap (fuel, memory, a
+      // wasm fault) goes on up through every frame, out of the engine.
+      if (error !== LONGJMP) throw error;
+      host.stackRestore(sp);
+      host.setThrew(1, 0);
+      return 0;
+    }
+  };
+  for (const name of INVOKES) env[name] = invoke;
   env._emscripten_throw_longjmp = () => { throw LONGJMP; };
   env.fuel_exhausted = () => host.fuelExhausted();
   env.mp_js_random_u32 = () => host.randomU32() | 0;

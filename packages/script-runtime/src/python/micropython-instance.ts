@@ -28,8 +28,17 @@ export class PythonError extends Error {
   }
 }
 
+/** A started interpreter's whole state: its memory and its stack pointer, to start others from without running anything again. */
+export interface EngineSnapshot {
+  memory: Uint8Array;
+  stackPointer: number;
+  out: number;
+}
+
 /** One MicroPython interpreter in its own WebAssembly instance. */
 export interface MicroPython {
+  /** The interpreter's state now, for {@link createMicroPython}'s `from`. */
+  snapshot(): EngineSnapshot;
   /** Fuel left: set before a call, read after it. */
   fuel: number;
   /** Runs Python source as the main module; answers the value of a final expression (or None). */
@@ -50,6 +59,7 @@ const KIND_FLOAT = 4;
 const KIND_STR = 5;
 const KIND_CALLABLE = 6;
 const JS_INTEGER = 3;
+const ARGS = 8;
 const JS_DOUBLE = 4;
 const JS_STRING = 5;
 /** Fuel for starting the interpreter and for the host's own calls (malloc, free), which are metered like everything in the engine. */
@@ -81,7 +91,7 @@ const decoder = new TextDecoder();
  * Starts a MicroPython interpreter from the rewritten module. Refuses a
  * module that asks for an import the loader does not know.
  */
-export function createMicroPython(module: WebAssembly.Module, options: MicroPythonOptions): MicroPython {
+export function createMicroPython(module: WebAssembly.Module, options: MicroPythonOptions, from?: EngineSnapshot): MicroPython {
   let exports: Exports | undefined;
   const ex = () => exports!;
   let written = 0;
@@ -111,11 +121,23 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
   const fuel = e.fuel;
   fuel.value = HOUSEKEEPING_FUEL;
   e.emscripten_stack_init();
-  e.__wasm_call_ctors();
-  e.mp_js_init(options.pystackBytes, options.heapBytes);
-  e.proxy_c_init();
-  const out = e.malloc(16);
+  let out: number;
+  if (from) {
+    // The same module started the same way: copying its memory and stack pointer is starting it again, without the work.
+    if (from.memory.length > options.memoryLimitBytes) throw new EngineTrap("out of memory", `out of memory (memory limit ${options.memoryLimitBytes} bytes)`);
+    const pages = (from.memory.length - e.memory.buffer.byteLength) / 65536;
+    if (pages > 0) e.memory.grow(pages);
+    new Uint8Array(e.memory.buffer).set(from.memory);
+    e._emscripten_stack_restore(from.stackPointer);
+    out = from.out;
+  } else {
+    e.__wasm_call_ctors();
+    e.mp_js_init(options.pystackBytes, options.heapBytes);
+    e.proxy_c_init();
+    out = e.malloc(16);
+  }
 
+  let argv: number | undefined;
   const flush = () => {
     if (pending !== "" && options.onOutput) options.onOutput(pending);
     pending = "";
@@ -163,6 +185,7 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
   };
 
   return {
+    snapshot: () => ({ memory: new Uint8Array(e.memory.buffer).slice(), stackPointer: e.emscripten_stack_get_current(), out }),
     get fuel() { return fuel.value as number; },
     set fuel(value: number) { fuel.value = value; },
     exec(source) {
@@ -176,16 +199,17 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
       }
     },
     call(ref, args) {
-      const argv = args.length === 0 ? 0 : housekeeping(() => e.malloc(12 * args.length));
-      const strings: number[] = [];
+      // Up to ARGS arguments go in a buffer allocated once; a tick's call allocates nothing here.
+      const argBuffer = (argv ??= housekeeping(() => e.malloc(12 * ARGS)));
+      if (args.length > ARGS) throw new Error(`at most ${ARGS} arguments`);
       try {
         let view = new DataView(e.memory.buffer);
         args.forEach((arg, i) => {
-          const at = argv + 12 * i;
+          const at = argBuffer + 12 * i;
           if (typeof arg === "string") {
             const bytes = encoder.encode(arg);
             const ptr = housekeeping(() => e.malloc(bytes.length + 1));
-            strings.push(ptr);
+            // The engine frees the string once it has made a Python str of it.
             view = new DataView(e.memory.buffer);
             new Uint8Array(e.memory.buffer).set(bytes, ptr);
             view.setInt32(at, JS_STRING, true);
@@ -199,7 +223,7 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
             view.setFloat64(at + 4, arg, true);
           }
         });
-        e.proxy_c_to_js_call(ref, args.length, argv, out);
+        e.proxy_c_to_js_call(ref, args.length, argBuffer, out);
         return answer();
       } finally {
         flush();

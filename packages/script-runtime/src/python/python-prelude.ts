@@ -176,7 +176,7 @@ def _settle():
     global _dump
     st = _self.state
     try:
-        s = _dumps(st, separators=(",", ":"))
+        s = _dumps(st)
     except BaseException:
         s = None
     if s == _dump:

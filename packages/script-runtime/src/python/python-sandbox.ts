@@ -2,7 +2,7 @@ import type { HandlerFault, ModuleSource, Sandbox, ScriptEvent, StepOutcome } fr
 import { canonicalJson } from "../state/canonical-json.js";
 import { EngineTrap } from "./engine-traps.js";
 import { PythonError, createMicroPython } from "./micropython-instance.js";
-import type { MicroPython, PyValue } from "./micropython-instance.js";
+import type { EngineSnapshot, MicroPython, PyValue } from "./micropython-instance.js";
 import { PYTHON_PRELUDE, PYTHON_SEAL } from "./python-prelude.js";
 import { scanPythonModules } from "./python-module-scan.js";
 import { seededWords } from "./seeded-words.js";
@@ -38,6 +38,36 @@ type Answer = { kind: "unchanged" } | { kind: "state"; dump: string; json: strin
 const CALLS = ["_attach", "_on_load", "_has_tick", "_quick", "_tick", "_set_now", "_next_due", "_fire_next", "_event", "_provide", "_restore"] as const;
 type Calls = Record<(typeof CALLS)[number], number>;
 
+const started = new WeakMap<WebAssembly.Module, { snapshot: EngineSnapshot; calls: Calls }>();
+
+/**
+ * An interpreter with the prelude run and sealed, as a snapshot: every
+ * script's instance starts as a copy of it (compiling the prelude is most of
+ * an instance's start). Nothing in it depends on a script: the generator
+ * is seeded when a script first imports `random`.
+ */
+function startedPrelude(module: WebAssembly.Module): { snapshot: EngineSnapshot; calls: Calls } {
+  let found = started.get(module);
+  if (!found) {
+    const instance = createMicroPython(module, {
+      memoryLimitBytes: 64 * 1024 * 1024, heapBytes: HEAP_BYTES, pystackBytes: PYSTACK_BYTES,
+      nowMs: () => 0, randomU32: () => { throw new Error("the prelude draws no random numbers"); }, outputCapBytes: 0,
+    });
+    instance.fuel = HOUSEKEEPING_FUEL;
+    instance.exec(PYTHON_PRELUDE);
+    const calls = {} as Calls;
+    for (const call of CALLS) {
+      const ref = instance.global(call);
+      if (ref === null || typeof ref !== "object") throw new Error(`the Python prelude has no ${call}`);
+      calls[call] = ref.ref;
+    }
+    instance.exec(PYTHON_SEAL);
+    found = { snapshot: instance.snapshot(), calls };
+    started.set(module, found);
+  }
+  return found;
+}
+
 /** A Python handler's failure that the sandbox turns into a fault. */
 class Fault extends Error {}
 
@@ -64,6 +94,7 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
   let projectModules = new Map<string, string>();
 
   const start = (): { mp: MicroPython; calls: Calls } => {
+    const base = startedPrelude(options.module);
     const instance = createMicroPython(options.module, {
       memoryLimitBytes: options.memoryLimitBytes,
       heapBytes: HEAP_BYTES,
@@ -72,18 +103,10 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
       randomU32: words,
       onOutput: options.onConsole ? (text) => { for (const line of text.replace(/\n$/, "").split("\n")) options.onConsole?.("log", line); } : undefined,
       outputCapBytes: OUTPUT_CAP_BYTES,
-    });
+    }, base.snapshot);
     instance.fuel = HOUSEKEEPING_FUEL;
-    instance.exec(PYTHON_PRELUDE);
-    const refs = {} as Calls;
-    for (const call of CALLS) {
-      const ref = instance.global(call);
-      if (ref === null || typeof ref !== "object") throw new Error(`the Python prelude has no ${call}`);
-      refs[call] = ref.ref;
-    }
-    instance.exec(PYTHON_SEAL);
-    for (const [path, text] of projectModules) instance.call(refs._provide, [path, text]);
-    return { mp: instance, calls: refs };
+    for (const [path, text] of projectModules) instance.call(base.calls._provide, [path, text]);
+    return { mp: instance, calls: base.calls };
   };
 
   /** Reads a handler call's answer; a state the host refuses (too large) is rolled back in Python too. */

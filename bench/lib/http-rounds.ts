@@ -121,16 +121,24 @@ export async function runHttpRounds(cases: HttpCase[], options: HttpRoundsOption
   return { figures, setup, checks };
 }
 
-/** A Markdown table of some cases: rate, latency, ratio against their baseline, target, and the generator's headroom. */
+/**
+ * A Markdown table of some cases: rate, latency, ratio against their
+ * baseline and the target, then the server's CPU per request and its ratio
+ * (baseline CPU over case CPU: on a loaded machine, where the share of CPU
+ * each server gets drifts, the steadier of the two), and the generator's headroom.
+ */
 export function printHttpTable(title: string, figures: CaseFigures[]): void {
   console.log(`\n### ${title}\n`);
-  console.log("| case | req/s | p50 | p99 | errors | ratio | target | wrk headroom |");
-  console.log("|---|---:|---:|---:|---:|---|---|---:|");
-  const shortName = (name: string) => figures.find((f) => f.case.name === name)?.case.short ?? name;
+  console.log("| case | req/s | p50 | p99 | errors | ratio | target | server CPU per request | CPU ratio | wrk headroom |");
+  console.log("|---|---:|---:|---:|---:|---|---|---:|---:|---:|");
+  const byName = (name: string) => figures.find((f) => f.case.name === name);
   for (const f of figures) {
-    const ratio = f.ratio === null ? "baseline" : `${f.ratio.toFixed(2)} of ${shortName(f.case.against!)}`;
+    const base = f.case.against === undefined ? undefined : byName(f.case.against);
+    const ratio = f.ratio === null ? "baseline" : `${f.ratio.toFixed(2)} of ${base?.case.short ?? f.case.against}`;
     const target = f.case.target === undefined ? "" : `≥ ${f.case.target}: ${f.ratio !== null && f.ratio >= f.case.target ? "met" : "**missed**"}`;
-    console.log(`| ${f.case.name} | ${formatRate(f.rate)} | ${f.p50Ms.toFixed(2)} ms | ${f.p99Ms.toFixed(2)} ms | ${f.errors} | ${ratio} | ${target} | ${f.verdict.headroom.toFixed(1)}× |`);
+    const cpuRatio = base ? (base.verdict.serverUsPerRequest / f.verdict.serverUsPerRequest).toFixed(2) : "";
+    console.log(`| ${f.case.name} | ${formatRate(f.rate)} | ${f.p50Ms.toFixed(2)} ms | ${f.p99Ms.toFixed(2)} ms | ${f.errors} | ${ratio} | ${target} | ` +
+      `${f.verdict.serverUsPerRequest.toFixed(0)} µs | ${cpuRatio} | ${f.verdict.headroom.toFixed(1)}× |`);
   }
 }
 

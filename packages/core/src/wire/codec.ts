@@ -13,8 +13,16 @@ const isObject = (v: Json): v is JsonObject => typeof v === "object" && v !== nu
 /** Map entries minus `__proto__`, which plain assignment would turn into a prototype. */
 const entries = (v: JsonObject) => Object.entries(v).filter(([k]) => k !== "__proto__");
 
+// Field names come from the shapes alone (a bounded set), and every call reads each absent field by its snake_case name: work each out once.
+const snakeNames = new Map<string, string>();
+
 function snake(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  let snaked = snakeNames.get(name);
+  if (snaked === undefined) {
+    snaked = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    snakeNames.set(name, snaked);
+  }
+  return snaked;
 }
 
 const INTEGER = /^-?\d+$/;

@@ -10,7 +10,7 @@
  */
 import { tables, type ExperienceRow, type PlayRow } from "@playfield/core";
 import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
-import { recordPlayEnded, recordPlayStarted } from "../packages/server-memory/src/services/creator-stats.js";
+import { recordPlayEnded, recordPlayStarted } from "../packages/server/src/services/creator/stats.js";
 import { formatDuration, medianMs, timeOnce } from "./lib/measure.js";
 
 const DAY = 86_400_000;

@@ -11,7 +11,7 @@
  * BENCH_SECONDS sets each measurement's length (default 1.5).
  */
 import { defineTable } from "@playfield/core";
-import { createMemoryStorage } from "../packages/server-memory/src/storage/index.js";
+import { createMemoryStorage } from "../packages/server/src/ports/memory-storage/index.js";
 import { measure, printTable, type Figure } from "./lib/measure.js";
 import { seededRandom } from "./lib/seeded-random.js";
 

@@ -11,7 +11,7 @@
  * BENCH_N sets the number of entries (default 1,000,000).
  */
 import { defineTable, type Storage } from "@playfield/core";
-import { createMemoryStorage } from "../packages/server-memory/src/storage/index.js";
+import { createMemoryStorage } from "../packages/server/src/ports/memory-storage/index.js";
 import { seededRandom } from "./lib/seeded-random.js";
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);

@@ -6,11 +6,11 @@
  *   node --conditions=@playfield/source --import tsx bench/tokens.bench.ts
  */
 import { DEFAULT_LIFETIMES, TokenType, mintClaims } from "@playfield/core";
-import { createScryptHasher } from "../packages/server-memory/src/crypto/create-scrypt-hasher.js";
-import { createTokenSigner } from "../packages/server-memory/src/crypto/create-token-signer.js";
-import { CryptoBackend } from "../packages/server-memory/src/crypto/crypto-backend.js";
-import { DEFAULT_SCRYPT_COST } from "../packages/server-memory/src/crypto/scrypt-encoding.js";
-import { generateSigningKey } from "../packages/server-memory/src/crypto/signing-key.js";
+import { createScryptHasher } from "../packages/server/src/crypto/create-scrypt-hasher.js";
+import { createTokenSigner } from "../packages/server/src/crypto/create-token-signer.js";
+import { CryptoBackend } from "../packages/server/src/crypto/crypto-backend.js";
+import { DEFAULT_SCRYPT_COST } from "../packages/server/src/crypto/scrypt-encoding.js";
+import { generateSigningKey } from "../packages/server/src/crypto/signing-key.js";
 import { measure, printTable, type Figure } from "./lib/measure.js";
 
 const NOW = Date.UTC(2026, 0, 1);

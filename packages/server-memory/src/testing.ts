@@ -3,4 +3,4 @@
  * adapters (it imports vitest).
  * @module
  */
-export { storageContract } from "./testing/storage-contract.js";
+export { storageContract } from "@playfield/storage-contract";

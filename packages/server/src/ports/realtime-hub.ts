@@ -1,0 +1,100 @@
+import { createLocalPubSub, type RealtimePubSub } from "./pubsub.js";
+
+/*
+ * The realtime hub: which users have live connections, and delivery of
+ * events to them. Services publish through it (session rosters, invites,
+ * chat, presence); the WebSocket adapter registers connections. Events go
+ * through a pub/sub port (in-process by default) so that several server
+ * processes can share the fan-out.
+ */
+
+/** A server → client event: a JSON object with a `type`. */
+export interface RealtimeEvent {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** One live connection of a user. */
+export interface RealtimeConnection {
+  userId: string;
+  send(event: RealtimeEvent): void;
+  /** Sends an event already serialized as JSON; when present the hub uses it and serializes once for all connections. */
+  sendText?(text: string): void;
+}
+
+export interface RealtimeHub {
+  /** Delivers an event to every live connection of a user (none: dropped). */
+  publish(userId: string, event: RealtimeEvent): void;
+  /** Delivers one event to every live connection of each user, serialized once. */
+  publishMany(userIds: Iterable<string>, event: RealtimeEvent): void;
+  /** Whether the user has at least one live connection (on this process). */
+  isOnline(userId: string): boolean;
+  /** Registers a connection; the returned function removes it. */
+  attach(connection: RealtimeConnection): () => void;
+}
+
+/** Options of `createRealtimeHub`. */
+export interface RealtimeHubOptions {
+  /** Default: the in-process pub/sub. */
+  pubsub?: RealtimePubSub;
+}
+
+const topicOf = (userId: string) => `user:${userId}`;
+
+/**
+ * Creates a hub over a pub/sub port: a user's topic is subscribed while the
+ * user has a connection on this process, so publishing to a user with no
+ * connection anywhere costs one publish and nothing else.
+ */
+export function createRealtimeHub(options: RealtimeHubOptions = {}): RealtimeHub {
+  const pubsub = options.pubsub ?? createLocalPubSub();
+  const byUser = new Map<string, { connections: Set<RealtimeConnection>; unsubscribe: () => void }>();
+
+  function deliver(userId: string, payload: string): void {
+    const entry = byUser.get(userId);
+    if (!entry) return;
+    let event: RealtimeEvent | undefined;
+    for (const connection of entry.connections) {
+      if (connection.sendText) connection.sendText(payload);
+      else connection.send((event ??= JSON.parse(payload) as RealtimeEvent));
+    }
+  }
+
+  const hub: RealtimeHub = {
+    publish(userId, event) {
+      pubsub.publish(topicOf(userId), JSON.stringify(event));
+    },
+    publishMany(userIds, event) {
+      const payload = JSON.stringify(event);
+      for (const userId of new Set(userIds)) pubsub.publish(topicOf(userId), payload);
+    },
+    isOnline: (userId) => (byUser.get(userId)?.connections.size ?? 0) > 0,
+    attach(connection) {
+      const { userId } = connection;
+      let entry = byUser.get(userId);
+      if (!entry) {
+        const connections = new Set<RealtimeConnection>();
+        const unsubscribe = pubsub.subscribe(topicOf(userId), (payload) => deliver(userId, payload));
+        byUser.set(userId, (entry = { connections, unsubscribe }));
+      }
+      const mine = entry;
+      mine.connections.add(connection);
+      let attached = true;
+      return () => {
+        if (!attached) return;
+        attached = false;
+        mine.connections.delete(connection);
+        if (mine.connections.size === 0 && byUser.get(userId) === mine) {
+          byUser.delete(userId);
+          mine.unsubscribe();
+        }
+      };
+    },
+  };
+  return hub;
+}
+
+/** The in-process hub (in-process pub/sub). */
+export function createLocalRealtimeHub(): RealtimeHub {
+  return createRealtimeHub();
+}

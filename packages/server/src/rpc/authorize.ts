@@ -1,0 +1,64 @@
+import { fail, tables, TokenType, type MethodDesc, type TokenClaims, type Tx } from "@playfield/core";
+import type { Caller } from "./caller.js";
+import type { ServerDeps } from "../server-deps.js";
+
+/** The bearer token of an Authorization header, or null when there is none. */
+export function bearerToken(header: string | null): string | null {
+  if (!header) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (!match) throw fail.unauthenticated("authorization: expected `Bearer <token>`");
+  return match[1]!;
+}
+
+/**
+ * Decides who is calling a method and whether they may: the method's auth
+ * level and scopes are the only input, so every method is checked the same
+ * way before its implementation runs. Revocation (signed-out device, changed
+ * password, deleted account, left game session) is checked on every call.
+ */
+export async function authorize(deps: ServerDeps, method: MethodDesc, authorization: string | null): Promise<Caller> {
+  if (method.auth === "none") return { kind: "anonymous" };
+  const token = bearerToken(authorization);
+  if (token === null) {
+    if (method.auth === "optional") return { kind: "anonymous" };
+    throw fail.unauthenticated(method.auth === "game" ? "a game token from SessionService.Join is required" : "sign in first: no access token");
+  }
+  const now = deps.clock.now();
+  const claims = await deps.signer.verify(token, now);
+  const caller = await deps.storage.transact((tx) => liveCaller(tx, claims));
+
+  if (method.auth === "game") {
+    if (caller.kind !== "game") throw fail.denied("this method needs a game token from SessionService.Join");
+    return caller;
+  }
+  if (caller.kind === "game") throw fail.denied("a game token only reaches DatastoreService");
+  if (caller.scope !== null) {
+    if (!method.scopes.includes(caller.scope as never)) {
+      throw fail.denied(`a ${caller.scope} scoped token cannot call ${method.name}`);
+    }
+    return caller;
+  }
+  if (method.auth === "account" && caller.guest) throw fail.denied(`guests cannot call ${method.name}: upgrade to an account first`);
+  return caller;
+}
+
+async function liveCaller(tx: Tx, claims: TokenClaims): Promise<Exclude<Caller, { kind: "anonymous" }>> {
+  const [device, user] = await Promise.all([tx.get(tables.devices, claims.sid), tx.get(tables.users, claims.sub)]);
+  if (!device || device.revokedAt !== null || device.userId !== claims.sub) throw fail.unauthenticated("this device was signed out");
+  if (!user || user.deletedAt !== null) throw fail.unauthenticated("the account no longer exists");
+  switch (claims.typ) {
+    case TokenType.Access:
+      return { kind: "user", userId: user.id, deviceId: device.id, guest: user.guest, scope: null, claims };
+    case TokenType.Scoped:
+      return { kind: "user", userId: user.id, deviceId: device.id, guest: user.guest, scope: claims.scope ?? "", claims };
+    case TokenType.Game: {
+      if (!claims.gsid || !claims.xid) throw fail.unauthenticated("malformed game token");
+      const member = await tx.get(tables.sessionMembers, `${claims.gsid}:${user.id}`);
+      // DESIGN.md: a game token whose player left the session is permission_denied.
+      if (!member) throw fail.denied("the player is no longer in this game session");
+      return { kind: "game", userId: user.id, deviceId: device.id, sessionId: claims.gsid, experienceId: claims.xid, claims };
+    }
+    default:
+      throw fail.unauthenticated("unknown token type");
+  }
+}

@@ -1,0 +1,120 @@
+import {
+  Code, PlayfieldError, UniqueViolation, codeToHttpStatus, fail, messageName, readMessage, shapeTable, toErrorJson, writeMessage,
+  type FieldIssue, type MessageShape,
+} from "@playfield/core";
+import type { z } from "zod";
+import { authorize } from "./authorize.js";
+import type { Route } from "./router.js";
+import type { ServerDeps } from "../server-deps.js";
+
+/**
+ * One unary call as the RPC layer sees it: just what it reads. Adapters fill
+ * it straight from their own request type, so the hot path builds no
+ * `Request`, `Headers` or streams (in Node 20 those cost more than the call).
+ */
+export interface IncomingCall {
+  method: string;
+  /** Header value by lowercase name, or null. */
+  header(name: string): string | null;
+  /** The body as text; adapters enforce MAX_BODY_BYTES. */
+  text(): Promise<string>;
+  clientAddress: string | null;
+}
+
+/** The answer of a call: status, headers and a JSON body. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Answers one call to a known route. */
+export type RpcHandler = {
+  /** The route of a path, or undefined when it is not an API method. */
+  route(path: string): Route | undefined;
+  handle(route: Route, call: IncomingCall): Promise<Answer>;
+};
+
+/** Bodies above this are refused before they are read whole (an 8 MiB upload is ~11 MiB of base64). */
+export const MAX_BODY_BYTES = 12 * 1024 * 1024;
+
+const JSON_TYPE = "application/json";
+
+export function errorAnswer(error: PlayfieldError, headers: Record<string, string> = {}): Answer {
+  return { status: codeToHttpStatus[error.code], headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(toErrorJson(error)) };
+}
+
+/** `a.b[2]: rule` for the first issue, as the spec wants the field named; every issue in details. */
+export function issuesToError(issues: z.core.$ZodIssue[]): PlayfieldError {
+  const details: FieldIssue[] = issues.map((issue) => ({
+    path: issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
+    message: issue.message,
+  }));
+  const first = details[0]!;
+  const where = first.path.length ? first.path.map((p, i) => (typeof p === "number" ? `[${p}]` : i ? `.${p}` : p)).join("") : "body";
+  return fail.invalid(`${where}: ${first.message}`, details);
+}
+
+async function readBody(call: IncomingCall): Promise<Record<string, unknown>> {
+  const text = await call.text();
+  if (text.length > MAX_BODY_BYTES) throw fail.invalid(`body: at most ${MAX_BODY_BYTES} bytes`);
+  if (text.trim() === "") return {};
+  const type = call.header("content-type");
+  if (type !== null && !/^application\/json\s*(;|$)/i.test(type)) throw fail.invalid("content-type: must be application/json");
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw fail.invalid("body: not valid JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw fail.invalid("body: must be a JSON object");
+  return body as Record<string, unknown>;
+}
+
+/**
+ * Builds the RPC layer from the route table: body decoding, the auth check
+ * from the descriptor, validation, the implementation, response encoding and
+ * error mapping. Nothing a method does escapes as anything but an error JSON.
+ */
+export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, onInternalError: (error: unknown) => void): RpcHandler {
+  const table = shapeTable();
+  const shapes = new Map<Route, { input: MessageShape; output: MessageShape }>();
+  for (const route of routes.values()) {
+    shapes.set(route, { input: table[messageName(route.method.input)]!, output: table[messageName(route.method.output)]! });
+  }
+
+  return {
+    route: (path) => routes.get(path),
+    async handle(route, call) {
+      try {
+        if (call.method !== "POST") {
+          return errorAnswer(new PlayfieldError(Code.Unimplemented, `${route.method.name}: use POST`), { allow: "POST" });
+        }
+        const shape = shapes.get(route)!;
+        // Content type and JSON are checked before auth: a malformed call is the caller's mistake whoever they are.
+        const body = await readBody(call);
+        const caller = await authorize(deps, route.method, call.header("authorization"));
+        if (!route.impl) throw new PlayfieldError(Code.Unimplemented, `${route.method.name} is not built yet`);
+        const parsed = route.method.input.safeParse(readMessage(table, shape.input, body));
+        if (!parsed.success) throw issuesToError(parsed.error.issues);
+        let output = (await route.impl(parsed.data, { deps, caller, header: call.header, clientAddress: call.clientAddress })) as Record<string, unknown>;
+        if (deps.config.validateResponses) {
+          const checked = route.method.output.safeParse(output);
+          if (!checked.success) {
+            throw new PlayfieldError(Code.Internal, `${route.method.name} answered a malformed ${shape.output.name}`, { cause: checked.error });
+          }
+          output = checked.data as Record<string, unknown>;
+        }
+        return { status: 200, headers: { "content-type": JSON_TYPE }, body: JSON.stringify(writeMessage(table, shape.output, output)) };
+      } catch (reason) {
+        if (reason instanceof PlayfieldError) {
+          if (reason.code === Code.Internal) onInternalError(reason);
+          return errorAnswer(reason);
+        }
+        if (reason instanceof UniqueViolation) return errorAnswer(fail.exists(`${reason.index}: already taken`));
+        onInternalError(reason);
+        return errorAnswer(new PlayfieldError(Code.Internal, "internal error"));
+      }
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { ChatFilter, Clock, DatastoreLimits, RateRule, Storage, TokenLifetimes, ThrottleRule } from "@playfield/core";
+
+import type { PasswordHasher } from "./crypto/password-hasher.js";
+import type { TokenSigner } from "./ports/token-signer.js";
+import type { RealtimeHub } from "./ports/realtime-hub.js";
+import type { BlobStore } from "./ports/blob-store.js";
+import type { PaymentProvider } from "./ports/payments/payment-provider.js";
+import type { SessionSettings } from "./ports/allocator.js";
+
+export type { PasswordHasher, TokenSigner };
+
+
+/** Makes ids and opaque secrets. Replaceable so tests can make them predictable. */
+export interface IdGenerator {
+  /** A new unique id, e.g. `usr_3kq…`. */
+  id(prefix: string): string;
+  /** A secret of 32 random bytes, base64url (refresh tokens, handoff codes). */
+  secret(): string;
+  /** A number of `digits` digits (guest names). */
+  digits(count: number): string;
+}
+
+/** What the server is configured with. Every value has a documented default. */
+export interface ServerConfig {
+  environment: "development" | "test" | "production";
+  lifetimes: TokenLifetimes;
+  /** Web origins that may receive a handoff code (main host, studio host, extra origins). */
+  webOrigins: string[];
+  signInThrottle: { perUsername: ThrottleRule; perAddress: ThrottleRule };
+  handoffSeconds: number;
+  /** Validate every answer against its schema (on by default; costs a few µs). */
+  validateResponses: boolean;
+  /** Datastore request budget, stored-bytes cap and old-value retention (DESIGN.md defaults). */
+  datastore: DatastoreLimits;
+  /** Chat messages per user: a burst, then one every intervalMs (docs/chat.md); null: no limit. */
+  chatRate: RateRule | null;
+}
+
+/** The injected parts a service implementation uses. */
+export interface ServerDeps {
+  clock: Clock;
+  storage: Storage;
+  signer: TokenSigner;
+  hasher: PasswordHasher;
+  ids: IdGenerator;
+  /** Delivery of realtime events to users' connections. */
+  realtime: RealtimeHub;
+  /** Uploaded blobs' bytes, by SHA-256. */
+  blobs: BlobStore;
+  /** Payment methods, configured or not, in the order ListCreditPacks lists them. */
+  payments: readonly PaymentProvider[];
+  /** Game-server allocator, signalling address, silence limit. */
+  sessions: SessionSettings;
+  /** Rewrites chat texts for their readers (masks words for under-13 senders and readers). */
+  chatFilter: ChatFilter;
+  config: ServerConfig;
+  /** Hashes an opaque token for storage (SHA-256, hex). */
+  hashSecret(secret: string): string;
+  /** Told every failure no caller hears of: calls that answered `internal`, and background work (announcements, sweeps). */
+  onInternalError(error: unknown): void;
+}

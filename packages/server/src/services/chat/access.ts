@@ -1,0 +1,136 @@
+import {
+  AgeBand, ageBandOf, ChannelKind, channelRefusal, ChatRefusal, conversationKey, dmKey, dmRefusal, fail, hearsMessage, parseChannel, tables,
+  type ChatChannel, type ChatParty, type PlayfieldError, type Tx, type UserRow,
+} from "@playfield/core";
+import { areFriends, hasBlocked } from "../social/graph.js";
+
+/*
+ * Who may write and read where in chat: channel parsing, the refusals as
+ * errors, the members who hear a message, and the conversations a user may
+ * mark read. Reads run inside the caller's transaction.
+ */
+
+/** Under 13 today (guests count as under 13, though they never chat). */
+export function isChild(user: UserRow, now: number): boolean {
+  return user.guest || ageBandOf(user.birthdate, new Date(now)) === AgeBand.Under13;
+}
+
+function partyOf(user: UserRow, now: number): ChatParty {
+  return { id: user.id, guest: user.guest, child: isChild(user, now) };
+}
+
+/** Parses a channel field; `invalid_argument` naming the field when malformed. */
+export function channelOf(text: unknown, field = "channel"): ChatChannel {
+  if (typeof text !== "string" || text === "") throw fail.invalid(`${field}: required`);
+  const channel = parseChannel(text);
+  if (!channel) throw fail.invalid(`${field}: dm:<userId>, group:<id> or session:<id>`);
+  return channel;
+}
+
+/** The error a refusal answers (docs/chat.md lists them). */
+export function refusalError(refusal: ChatRefusal, channel: ChatChannel): PlayfieldError {
+  switch (refusal) {
+    case ChatRefusal.Guest: return fail.denied("guests cannot chat: upgrade to an account first");
+    case ChatRefusal.Self: return fail.invalid("channel: you cannot message yourself");
+    case ChatRefusal.BlockedBy: return fail.notFound("channel: no such user");
+    case ChatRefusal.YouBlocked: return fail.precondition("channel: you blocked this user; unblock them to message them");
+    case ChatRefusal.RecipientGuest: return fail.precondition("channel: guests cannot chat");
+    case ChatRefusal.NotAccepting: return fail.denied("channel: this user does not accept messages from you (whoCanMessage)");
+    case ChatRefusal.ChildNonFriend: return fail.denied("channel: under-13 accounts may message friends only");
+    case ChatRefusal.NotMember: return fail.notFound(`channel: no such ${channel.kind} of yours`);
+  }
+}
+
+/** Someone who hears a message on a channel. */
+export interface Hearer {
+  user: UserRow;
+  child: boolean;
+}
+
+/** Where a message goes: the conversation key and everyone who hears it (the sender included). */
+export interface Audience {
+  key: string;
+  hearers: Hearer[];
+}
+
+/** Ids of the users who blocked `userId` or whom `userId` blocked. */
+async function blockedEitherWay(tx: Tx, userId: string): Promise<Set<string>> {
+  const [mine, theirs] = await Promise.all([
+    tx.query(tables.blocks, "byBlocker", { equals: [userId] }),
+    tx.query(tables.blocks, "byBlocked", { equals: [userId] }),
+  ]);
+  return new Set([...mine.map((b) => b.blockedId), ...theirs.map((b) => b.blockerId)]);
+}
+
+/** The members of a group or session who hear a message from `sender`: live accounts, no blocks either way. */
+async function membersHearing(tx: Tx, sender: UserRow, memberIds: string[], now: number): Promise<Hearer[]> {
+  const blocked = await blockedEitherWay(tx, sender.id);
+  const users = await Promise.all(memberIds.map((id) => (id === sender.id ? sender : tx.get(tables.users, id))));
+  const hearers: Hearer[] = [];
+  for (const user of users) {
+    if (!user || user.deletedAt !== null) continue;
+    if (user.id !== sender.id && !hearsMessage(user, blocked.has(user.id))) continue;
+    hearers.push({ user, child: isChild(user, now) });
+  }
+  return hearers;
+}
+
+/** Checks that `sender` may write on `channel`; answers who hears the message, or throws the refusal. */
+export async function audienceOf(tx: Tx, sender: UserRow, channel: ChatChannel, now: number): Promise<Audience> {
+  const party = partyOf(sender, now);
+  if (party.guest) throw refusalError(ChatRefusal.Guest, channel);
+  const key = conversationKey(channel, sender.id);
+  if (channel.kind === ChannelKind.Dm) {
+    if (channel.id === sender.id) throw refusalError(ChatRefusal.Self, channel);
+    const recipient = await tx.get(tables.users, channel.id);
+    if (!recipient || recipient.deletedAt !== null) throw fail.notFound("channel: no such user");
+    const [friends, blockedBy, youBlocked] = await Promise.all([
+      areFriends(tx, sender.id, recipient.id),
+      hasBlocked(tx, recipient.id, sender.id),
+      hasBlocked(tx, sender.id, recipient.id),
+    ]);
+    const refusal = dmRefusal({
+      sender: party,
+      recipient: { ...partyOf(recipient, now), whoCanMessage: recipient.settings.whoCanMessage },
+      friends, blockedBy, youBlocked,
+    });
+    if (refusal) throw refusalError(refusal, channel);
+    return { key, hearers: [{ user: sender, child: party.child }, { user: recipient, child: isChild(recipient, now) }] };
+  }
+  if (channel.kind === ChannelKind.Group) {
+    const membership = await tx.get(tables.groupMembers, `${channel.id}:${sender.id}`);
+    const refusal = channelRefusal(party, membership !== undefined);
+    if (refusal) throw refusalError(refusal, channel);
+    const members = await tx.query(tables.groupMembers, "byGroup", { equals: [channel.id] });
+    return { key, hearers: await membersHearing(tx, sender, members.map((m) => m.userId), now) };
+  }
+  const membership = await tx.get(tables.sessionMembers, `${channel.id}:${sender.id}`);
+  const refusal = channelRefusal(party, membership !== undefined);
+  if (refusal) throw refusalError(refusal, channel);
+  const members = await tx.query(tables.sessionMembers, "bySession", { equals: [channel.id] });
+  return { key, hearers: await membersHearing(tx, sender, members.map((m) => m.userId), now) };
+}
+
+/** A conversation a user may read: its key, and since when they are a member (0 for DMs). */
+export interface Readable {
+  key: string;
+  joinedAt: number;
+}
+
+/** The conversation `me` names `channel`, when they may read it; `not_found` otherwise (nothing leaks about others' channels). */
+export async function readableConversation(tx: Tx, me: string, channel: ChatChannel): Promise<Readable> {
+  if (channel.kind === ChannelKind.Dm) {
+    const key = dmKey(me, channel.id);
+    // Both sides of a DM get a read marker with its first message.
+    if (!(await tx.get(tables.chatReads, readId(me, key)))) throw fail.notFound("channel: no such conversation");
+    return { key, joinedAt: 0 };
+  }
+  const membership = channel.kind === ChannelKind.Group
+    ? await tx.get(tables.groupMembers, `${channel.id}:${me}`)
+    : await tx.get(tables.sessionMembers, `${channel.id}:${me}`);
+  if (!membership) throw fail.notFound(`channel: no such ${channel.kind} of yours`);
+  return { key: conversationKey(channel, me), joinedAt: membership.joinedAt };
+}
+
+/** The primary key of a user's read marker in a conversation. */
+export const readId = (userId: string, key: string) => `${userId}|${key}`;

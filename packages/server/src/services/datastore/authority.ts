@@ -1,0 +1,41 @@
+import { fail, sessionAuthority, tables, writeRefusal, type DatastoreTarget, type Tx } from "@playfield/core";
+import type { GameCaller } from "../../rpc/caller.js";
+import type { ServerDeps } from "../../server-deps.js";
+
+/*
+ * Write permission in the datastore (spec rule 11), read from the caller's
+ * session: its members in join order and, when it has a record, its tier
+ * and host. A session with no record (a token seeded by tests) has no host,
+ * so its earliest member is the authority.
+ */
+
+/** The user ids of a session's members, earliest joined first (ties by user id, as the index orders them). */
+async function membersInJoinOrder(tx: Tx, sessionId: string): Promise<string[]> {
+  const rows = await tx.query(tables.sessionMembers, "bySession", { equals: [sessionId] });
+  return rows.map((row) => row.userId);
+}
+
+/** Refuses a write the caller may not make with `permission_denied`. Inside the write's transaction. */
+export async function requireWrite(tx: Tx, caller: GameCaller, target: DatastoreTarget): Promise<void> {
+  // A player's own data needs no look at the session.
+  if ((target.kind === "user" && target.userId === caller.userId) || (target.kind === "ordered" && target.key === caller.userId)) return;
+  const [session, members] = await Promise.all([tx.get(tables.gameSessions, caller.sessionId), membersInJoinOrder(tx, caller.sessionId)]);
+  const authority = sessionAuthority(session, members);
+  const refusal = writeRefusal({ userId: caller.userId, isAuthority: authority === caller.userId, members }, target);
+  if (refusal) throw fail.denied(refusal);
+}
+
+/**
+ * Refuses a player whose session dropped them for silence with
+ * `permission_denied`, even before any session call swept them out: the
+ * same rule SessionService applies (no heartbeat for the silence limit, 60 s
+ * by default; sessions with no record are left alone). Inside the call's transaction.
+ */
+export async function requireLiveMember(tx: Tx, deps: ServerDeps, caller: GameCaller): Promise<void> {
+  const member = await tx.get(tables.sessionMembers, `${caller.sessionId}:${caller.userId}`);
+  if (!member) throw fail.denied("the player is no longer in this game session");
+  if (member.lastHeartbeatAt >= deps.clock.now() - deps.sessions.silenceMs) return;
+  if (await tx.get(tables.gameSessions, caller.sessionId)) {
+    throw fail.denied("the player is no longer in this game session: no heartbeat for too long");
+  }
+}

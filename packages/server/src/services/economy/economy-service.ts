@@ -1,0 +1,250 @@
+import {
+  fail, planSpend, SALE_HOLD_MS, splitSale, tables,
+  type EconomyService, type ItemKind, type ItemRow, type OrderRow, type TopUpOrderRow,
+} from "@playfield/core";
+import type { HandlerContext, ServiceImpl } from "../../rpc/router.js";
+import { iso } from "../identity/accounts.js";
+import { CREDIT_PACKS, LIST_DEFAULT } from "./config.js";
+import {
+  AVATAR_KINDS, EXPERIENCE_KINDS, itemView, itemViews, ownedOnce, ownershipId, ownExperience, requireItem, userIdOf, viewerOf,
+} from "./items.js";
+import { nextSeq, post, settledWallet, walletView } from "./ledger.js";
+import { providerOf } from "../../ports/payments/index.js";
+import { recordSaleStats } from "../creator/stats.js";
+
+/** The origin of this server as the caller reached it, for absolute checkout URLs. */
+function originOf(ctx: HandlerContext): string {
+  const host = ctx.header("host");
+  // Only a plain host[:port] is trusted into a URL; anything else falls back.
+  if (!host || !/^[A-Za-z0-9.\-[\]:]{1,255}$/.test(host)) return "http://localhost";
+  const proto = ctx.header("x-forwarded-proto") === "https" ? "https" : "http";
+  return `${proto}://${host}`;
+}
+
+/** EconomyService: wallet, credit packs and top-ups, items, buying, inventory. */
+export const economyService: ServiceImpl<typeof EconomyService> = {
+  async getWallet(_req, ctx) {
+    const userId = userIdOf(ctx);
+    const wallet = await ctx.deps.storage.transact((tx) => settledWallet(tx, userId, ctx.deps.clock.now()));
+    return walletView(wallet);
+  },
+
+  async listTransactions(req, ctx) {
+    const userId = userIdOf(ctx);
+    const rows = await ctx.deps.storage.transact(async (tx) => {
+      await settledWallet(tx, userId, ctx.deps.clock.now());
+      return tx.query(tables.ledger, "byUser", { equals: [userId], order: "desc", limit: req.limit || LIST_DEFAULT });
+    });
+    return {
+      transactions: rows.map((row) => ({ id: row.id, kind: row.kind, amount: row.amount, memo: row.memo, createdAt: iso(row.createdAt) })),
+    };
+  },
+
+  async listCreditPacks(_req, ctx) {
+    return {
+      packs: CREDIT_PACKS.map((p) => ({ ...p })),
+      methods: ctx.deps.payments.map((p) => {
+        const reason = p.unavailableReason(ctx.deps);
+        return { id: p.id, label: p.label, configured: reason === null, reason: reason ?? "" };
+      }),
+    };
+  },
+
+  async startTopUp(req, ctx) {
+    const userId = userIdOf(ctx);
+    const { deps } = ctx;
+    const pack = CREDIT_PACKS.find((p) => p.id === req.packId);
+    if (!pack) throw fail.notFound("packId: no such credit pack");
+    const provider = providerOf(ctx.deps.payments, req.method);
+    if (!provider) throw fail.invalid("method: no such payment method");
+    const reason = provider.unavailableReason(deps);
+    if (reason !== null) throw fail.precondition(`method: ${provider.id} is not configured: ${reason}`);
+    const order: TopUpOrderRow = {
+      id: deps.ids.id("top"),
+      userId,
+      packId: pack.id,
+      credits: pack.credits,
+      priceMinor: pack.priceMinor,
+      currency: pack.currency,
+      method: provider.id,
+      status: "pending",
+      createdAt: deps.clock.now(),
+      completedAt: null,
+    };
+    await deps.storage.transact((tx) => tx.put(tables.topUpOrders, order));
+    return { orderId: order.id, checkoutUrl: provider.checkoutUrl(order, originOf(ctx)), status: order.status };
+  },
+
+  async listItems(req, ctx) {
+    const limit = req.limit || LIST_DEFAULT;
+    const kind = req.kind as ItemKind | "";
+    return ctx.deps.storage.transact(async (tx) => {
+      let rows: ItemRow[];
+      if (req.experienceId) {
+        rows = await tx.query(tables.items, "listedByExperience", { equals: [req.experienceId], order: "desc" });
+        if (kind) rows = rows.filter((r) => r.kind === kind);
+        rows = rows.slice(0, limit);
+      } else if (kind) {
+        rows = await tx.query(tables.items, "listedByKind", { equals: [kind], order: "desc", limit });
+      } else {
+        rows = await tx.query(tables.items, "listed", { order: "desc", limit });
+      }
+      return { items: await itemViews(tx, rows, viewerOf(ctx)) };
+    });
+  },
+
+  async getItem(req, ctx) {
+    return ctx.deps.storage.transact(async (tx) => itemView(tx, await requireItem(tx, req.itemId), viewerOf(ctx)));
+  },
+
+  async createItem(req, ctx) {
+    const userId = userIdOf(ctx);
+    const { deps } = ctx;
+    const kind = req.kind as ItemKind;
+    const name = req.name.trim();
+    if (!name) throw fail.invalid("name: required");
+    return deps.storage.transact(async (tx) => {
+      if (EXPERIENCE_KINDS.includes(kind)) {
+        if (!req.experienceId) throw fail.invalid(`experienceId: required for a ${kind}`);
+        await ownExperience(tx, req.experienceId, userId);
+      } else if (req.experienceId) {
+        throw fail.invalid("experienceId: only game passes and developer products belong to an experience");
+      }
+      const now = deps.clock.now();
+      const row: ItemRow = {
+        id: deps.ids.id("itm"),
+        kind,
+        name,
+        description: req.description,
+        price: req.price,
+        creatorId: userId,
+        experienceId: req.experienceId,
+        thumbnailUrl: "",
+        listed: true,
+        sales: 0,
+        createdAt: now,
+        updatedAt: now,
+        seq: await nextSeq(tx, "items"),
+      };
+      await tx.put(tables.items, row);
+      return itemView(tx, row, userId);
+    });
+  },
+
+  async updateItem(req, ctx) {
+    const userId = userIdOf(ctx);
+    const name = req.name.trim();
+    if (req.name && !name) throw fail.invalid("name: must not be blank");
+    return ctx.deps.storage.transact(async (tx) => {
+      const item = await requireItem(tx, req.itemId);
+      if (item.creatorId !== userId) throw fail.denied("itemId: only the item's creator may edit it");
+      const next: ItemRow = {
+        ...item,
+        name: name || item.name,
+        description: req.description || item.description,
+        price: req.price === -1 ? item.price : req.price,
+        listed: req.status === "" ? item.listed : req.status === "listed",
+        updatedAt: ctx.deps.clock.now(),
+      };
+      await tx.put(tables.items, next);
+      return itemView(tx, next, userId);
+    });
+  },
+
+  async buyItem(req, ctx) {
+    const buyerId = userIdOf(ctx);
+    const { deps } = ctx;
+    return deps.storage.transact(async (tx) => {
+      if (req.requestId) {
+        const [first] = await tx.query(tables.orders, "byRequest", { equals: [buyerId, req.requestId], limit: 1 });
+        if (first) {
+          if (first.itemId !== req.itemId) throw fail.invalid("requestId: already used for a different item");
+          // A retried or duplicate request: the first result again, nothing charged.
+          return { wallet: walletView(first.walletAfter), item: await itemView(tx, await requireItem(tx, first.itemId), buyerId), transactionId: first.transactionId };
+        }
+      }
+      const item = await requireItem(tx, req.itemId);
+      let sellingCreatorId: string | null = null;
+      if (req.soldInExperienceId) {
+        const experience = await tx.get(tables.experiences, req.soldInExperienceId);
+        if (!experience) throw fail.notFound("soldInExperienceId: no such experience");
+        sellingCreatorId = experience.creatorId;
+      }
+      if (!item.listed) throw fail.precondition("itemId: the item is not on sale");
+      if (req.expectedPrice !== item.price) throw fail.precondition(`expectedPrice: the price is now ${item.price}`);
+      if (item.creatorId === buyerId) throw fail.precondition("itemId: creators cannot buy their own items");
+      if (ownedOnce(item.kind) && (await tx.get(tables.ownership, ownershipId(buyerId, item.id)))) {
+        throw fail.exists("itemId: already owned");
+      }
+      const now = deps.clock.now();
+      const wallet = await settledWallet(tx, buyerId, now);
+      const plan = planSpend(wallet, item.price);
+      if (!plan) throw fail.precondition(`not enough credits: the price is ${item.price}, you can spend ${wallet.purchased + wallet.earned}`);
+      const split = splitSale({ price: item.price, avatarItem: AVATAR_KINDS.includes(item.kind), creatorId: item.creatorId, sellingCreatorId });
+      // A buyer never earns a share of their own purchase: it goes to the platform fee instead.
+      const experienceShare = sellingCreatorId === buyerId ? 0 : split.experienceShare;
+      const fee = split.fee + (split.experienceShare - experienceShare);
+      const orderId = deps.ids.id("ord");
+      const bought = await post(tx, deps, {
+        userId: buyerId, kind: "purchase", amount: -item.price, purchased: -plan.fromPurchased, earned: -plan.fromEarned,
+        memo: `Bought ${item.name}`, ref: orderId,
+      });
+      const heldUntil = now + SALE_HOLD_MS;
+      if (split.creatorShare > 0) {
+        await post(tx, deps, {
+          userId: item.creatorId, kind: "sale", amount: split.creatorShare, pending: split.creatorShare, heldUntil,
+          memo: `Sale of ${item.name} (held until ${iso(heldUntil)})`, ref: orderId, role: "creator",
+        });
+      }
+      if (experienceShare > 0 && sellingCreatorId) {
+        await post(tx, deps, {
+          userId: sellingCreatorId, kind: "sale", amount: experienceShare, pending: experienceShare, heldUntil,
+          memo: `Share of ${item.name} sold in your experience (held until ${iso(heldUntil)})`, ref: orderId, role: "experience",
+        });
+      }
+      const seq = await nextSeq(tx, "orders");
+      const order: OrderRow = {
+        id: orderId,
+        buyerId,
+        itemId: item.id,
+        itemKind: item.kind,
+        requestId: req.requestId,
+        price: item.price,
+        creatorId: item.creatorId,
+        creatorShare: split.creatorShare,
+        itemExperienceId: item.experienceId,
+        soldInExperienceId: req.soldInExperienceId,
+        sellingCreatorId: experienceShare > 0 ? sellingCreatorId : null,
+        experienceShare,
+        fee,
+        transactionId: bought.row.id,
+        walletAfter: { purchased: bought.wallet.purchased, earned: bought.wallet.earned, pending: bought.wallet.pending },
+        createdAt: now,
+        seq,
+      };
+      await tx.put(tables.orders, order);
+      const sold: ItemRow = { ...item, sales: item.sales + 1 };
+      await tx.put(tables.items, sold);
+      if (ownedOnce(item.kind)) {
+        await tx.put(tables.ownership, { id: ownershipId(buyerId, item.id), userId: buyerId, itemId: item.id, kind: item.kind, acquiredAt: now, seq });
+      }
+      await recordSaleStats(tx, now, { creatorId: item.creatorId, creatorShare: split.creatorShare, sellingCreatorId: order.sellingCreatorId, experienceShare });
+      return { wallet: walletView(bought.wallet), item: await itemView(tx, sold, buyerId), transactionId: bought.row.id };
+    });
+  },
+
+  async listInventory(req, ctx) {
+    const userId = userIdOf(ctx);
+    return ctx.deps.storage.transact(async (tx) => {
+      const owned = req.kind
+        ? await tx.query(tables.ownership, "byUserKind", { equals: [userId, req.kind], order: "desc" })
+        : await tx.query(tables.ownership, "byUser", { equals: [userId], order: "desc" });
+      const rows: ItemRow[] = [];
+      for (const o of owned) {
+        const item = await tx.get(tables.items, o.itemId);
+        if (item) rows.push(item);
+      }
+      return { items: await itemViews(tx, rows, userId) };
+    });
+  },
+};

@@ -1,0 +1,74 @@
+import {
+  fail, tables,
+  type EconomyService, type ExperienceRow, type ItemKind, type ItemRow, type MethodOutput, type Tx, type UserRow,
+} from "@playfield/core";
+import type { HandlerContext } from "../../rpc/router.js";
+
+/* Items as the API shows them, and the ownership rules (DESIGN.md "Ownership"). */
+
+type Item = MethodOutput<typeof EconomyService.methods.getItem>;
+
+/** Kinds bound to one of the creator's experiences. */
+export const EXPERIENCE_KINDS: readonly ItemKind[] = ["game_pass", "developer_product"];
+/** Kinds that pay the selling experience's share. */
+export const AVATAR_KINDS: readonly ItemKind[] = ["avatar_hat", "avatar_shirt", "avatar_emote"];
+
+/** Whether a kind is owned once (avatar items, game passes); developer products are bought again and again. */
+export const ownedOnce = (kind: ItemKind) => kind !== "developer_product";
+
+export const ownershipId = (userId: string, itemId: string) => `${userId}:${itemId}`;
+
+/** The signed-in user behind a call, or null for an anonymous one. */
+export function viewerOf(ctx: HandlerContext): string | null {
+  return ctx.caller.kind === "user" ? ctx.caller.userId : null;
+}
+
+/** The user id of a call whose descriptor requires an account. */
+export function userIdOf(ctx: HandlerContext): string {
+  if (ctx.caller.kind !== "user") throw fail.unauthenticated("sign in first");
+  return ctx.caller.userId;
+}
+
+/** Renders items for a viewer (null: anonymous): creator name and whether the viewer owns each. */
+export async function itemViews(tx: Tx, rows: readonly ItemRow[], viewerId: string | null): Promise<Item[]> {
+  const creators = new Map<string, UserRow | undefined>();
+  const views: Item[] = [];
+  for (const row of rows) {
+    if (!creators.has(row.creatorId)) creators.set(row.creatorId, await tx.get(tables.users, row.creatorId));
+    const creator = creators.get(row.creatorId);
+    const owned = viewerId !== null && ownedOnce(row.kind) && (await tx.get(tables.ownership, ownershipId(viewerId, row.id))) !== undefined;
+    views.push({
+      id: row.id,
+      kind: row.kind,
+      name: row.name,
+      description: row.description,
+      price: row.price,
+      creatorId: row.creatorId,
+      creatorName: creator && creator.deletedAt === null ? creator.username : "",
+      experienceId: row.experienceId,
+      thumbnailUrl: row.thumbnailUrl,
+      owned,
+      sales: row.sales,
+    });
+  }
+  return views;
+}
+
+export async function itemView(tx: Tx, row: ItemRow, viewerId: string | null): Promise<Item> {
+  return (await itemViews(tx, [row], viewerId))[0]!;
+}
+
+/** An item by id, or `not_found`. */
+export async function requireItem(tx: Tx, itemId: string): Promise<ItemRow> {
+  const item = await tx.get(tables.items, itemId);
+  if (!item) throw fail.notFound("itemId: no such item");
+  return item;
+}
+
+/** One of the caller's experiences: `not_found` when it does not exist or is another creator's unlisted one, `permission_denied` when it is another creator's public one. */
+export async function ownExperience(tx: Tx, experienceId: string, userId: string): Promise<ExperienceRow> {
+  const experience = await tx.get(tables.experiences, experienceId);
+  if (!experience || (experience.creatorId !== userId && experience.visibility !== "public")) throw fail.notFound("experienceId: no such experience");
+  if (experience.creatorId !== userId) throw fail.denied("experienceId: not one of your experiences");
+  return experience;
+}

@@ -1,0 +1,100 @@
+import { tables, type LedgerKind, type LedgerRow, type Tx, type WalletRow } from "@playfield/core";
+import type { ServerDeps } from "../../server-deps.js";
+
+/*
+ * The wallet and its ledger: every bucket change goes through `post`, which
+ * writes the ledger row and the wallet in the same transaction, so each
+ * bucket always equals the sum of its ledger deltas. Held sale shares are
+ * released lazily: every read or write of a wallet first settles the holds
+ * whose time has come (by the injected clock).
+ */
+
+/** The next value of a named sequence. Inside a transaction. */
+export async function nextSeq(tx: Tx, name: string): Promise<number> {
+  const value = ((await tx.get(tables.counters, name))?.value ?? 0) + 1;
+  await tx.put(tables.counters, { name, value });
+  return value;
+}
+
+const emptyWallet = (userId: string): WalletRow => ({ userId, purchased: 0, earned: 0, pending: 0, nextReleaseAt: null, updatedAt: 0 });
+
+/** A user's wallet with every hold due by `now` released into `earned`. Inside a transaction (it may write). */
+export async function settledWallet(tx: Tx, userId: string, now: number): Promise<WalletRow> {
+  const wallet = (await tx.get(tables.wallets, userId)) ?? emptyWallet(userId);
+  if (wallet.nextReleaseAt === null || wallet.nextReleaseAt > now) return wallet;
+  const due = await tx.query(tables.ledger, "heldByUser", { equals: [userId], range: { lte: now } });
+  let released = 0;
+  for (const row of due) {
+    released += row.pending;
+    await tx.put(tables.ledger, { ...row, earned: row.earned + row.pending, pending: 0, heldUntil: null });
+  }
+  const [next] = await tx.query(tables.ledger, "heldByUser", { equals: [userId], limit: 1 });
+  const settled: WalletRow = {
+    ...wallet,
+    earned: wallet.earned + released,
+    pending: wallet.pending - released,
+    nextReleaseAt: next?.heldUntil ?? null,
+    updatedAt: now,
+  };
+  await tx.put(tables.wallets, settled);
+  return settled;
+}
+
+/** A change to post: the kind, the amount shown, and the bucket deltas. */
+export interface Posting {
+  userId: string;
+  kind: LedgerKind;
+  amount: number;
+  memo: string;
+  purchased?: number;
+  earned?: number;
+  /** A held share: goes to `pending` until `heldUntil`. */
+  pending?: number;
+  heldUntil?: number;
+  ref: string;
+  role?: LedgerRow["role"];
+}
+
+/**
+ * Writes one ledger row and applies its deltas to the wallet. Refuses (throws)
+ * a change that would leave a bucket negative: callers check first, so this
+ * is a guard, never a user-facing answer. Inside a transaction.
+ */
+export async function post(tx: Tx, deps: ServerDeps, posting: Posting): Promise<{ row: LedgerRow; wallet: WalletRow }> {
+  const now = deps.clock.now();
+  const wallet = await settledWallet(tx, posting.userId, now);
+  const purchased = posting.purchased ?? 0, earned = posting.earned ?? 0, pending = posting.pending ?? 0;
+  const next: WalletRow = {
+    ...wallet,
+    purchased: wallet.purchased + purchased,
+    earned: wallet.earned + earned,
+    pending: wallet.pending + pending,
+    updatedAt: now,
+  };
+  if (next.purchased < 0 || next.earned < 0 || next.pending < 0) throw new Error(`ledger: ${posting.kind} would make a bucket of ${posting.userId} negative`);
+  const heldUntil = pending > 0 ? posting.heldUntil ?? null : null;
+  if (heldUntil !== null && (next.nextReleaseAt === null || heldUntil < next.nextReleaseAt)) next.nextReleaseAt = heldUntil;
+  const row: LedgerRow = {
+    id: deps.ids.id("txn"),
+    userId: posting.userId,
+    kind: posting.kind,
+    amount: posting.amount,
+    memo: posting.memo,
+    createdAt: now,
+    seq: await nextSeq(tx, "ledger"),
+    purchased,
+    earned,
+    pending,
+    heldUntil,
+    ref: posting.ref,
+    role: posting.role ?? null,
+  };
+  await tx.put(tables.ledger, row);
+  await tx.put(tables.wallets, next);
+  return { row, wallet: next };
+}
+
+/** A wallet as the API shows it. */
+export function walletView(wallet: Pick<WalletRow, "purchased" | "earned" | "pending">) {
+  return { purchased: wallet.purchased, earned: wallet.earned, pending: wallet.pending, total: wallet.purchased + wallet.earned };
+}

@@ -20,7 +20,7 @@ export default defineConfig({
   ...sourceConditions,
   test: {
     projects: [
-      ...["core", "client", "server-memory", "script-runtime"].map((name) => ({
+      ...["core", "client", "server", "server-memory", "script-runtime"].map((name) => ({
         ...sourceConditions,
         test: { name, root: `${repo}packages/${name}`, include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude },
       })),

@@ -1,8 +1,8 @@
 import { createClient } from "@playfield/client";
 import { Code } from "@playfield/core";
 import { describe, expect, it } from "vitest";
-import { createMemoryServer } from "../../server/src/create-server.js";
-import { createMemoryStorage } from "../../server/src/ports/memory-storage/memory-storage.js";
+import { createMemoryStorage } from "@playfield/server";
+import { createMemoryServer } from "../src/create-memory-server.js";
 import { expectError, testServer, TRANSPORTS } from "./fixtures.js";
 
 describe.each(TRANSPORTS)("MemoryServer.snapshot and restore (%s)", (kind) => {

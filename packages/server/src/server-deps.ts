@@ -1,24 +1,13 @@
 import type { ChatFilter, Clock, DatastoreLimits, RateRule, Storage, TokenLifetimes, ThrottleRule } from "@playfield/core";
 
-import type { PasswordHasher } from "./crypto/password-hasher.js";
+import type { IdGenerator } from "./ports/ids.js";
+import type { PasswordHasher } from "./ports/password-hasher.js";
 import type { TokenSigner } from "./ports/token-signer.js";
 import type { RealtimeHub } from "./ports/realtime-hub.js";
 import type { BlobStore } from "./ports/blob-store.js";
 import type { PaymentProvider } from "./ports/payments/payment-provider.js";
-import type { SessionSettings } from "./ports/allocator.js";
+import type { SessionSettings } from "./services/session/settings.js";
 
-export type { PasswordHasher, TokenSigner };
-
-
-/** Makes ids and opaque secrets. Replaceable so tests can make them predictable. */
-export interface IdGenerator {
-  /** A new unique id, e.g. `usr_3kq…`. */
-  id(prefix: string): string;
-  /** A secret of 32 random bytes, base64url (refresh tokens, handoff codes). */
-  secret(): string;
-  /** A number of `digits` digits (guest names). */
-  digits(count: number): string;
-}
 
 /** What the server is configured with. Every value has a documented default. */
 export interface ServerConfig {

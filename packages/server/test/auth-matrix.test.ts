@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { allMethods, mintClaims, TokenType, type MethodDesc } from "@playfield/core";
-import { createMemoryServer } from "../src/create-memory-server.js";
+import { createMemoryServer } from "@playfield/server-memory";
 import { implementations } from "../src/services/index.js";
 import { rpc } from "./rpc.js";
 

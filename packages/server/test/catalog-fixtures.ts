@@ -1,6 +1,6 @@
 import { createMemoryTokenStore, type PlayfieldClient } from "@playfield/client";
 import { tables, type GameSessionRow, type PlayRow } from "@playfield/core";
-import type { SeedUserOptions, SeededUser } from "../src/testing/seed.js";
+import type { SeedUserOptions, SeededUser } from "@playfield/server-memory";
 import type { TestServer } from "./fixtures.js";
 
 /* Fixtures of the catalog suites: signed-in clients, published experiences, and plays and sessions written straight to storage (as SessionService records them). */

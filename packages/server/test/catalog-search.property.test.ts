@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { genreKey, matchRank, tables, type ExperienceRow } from "@playfield/core";
-import { createMemoryStorage } from "../src/storage/memory-storage.js";
-import { compareByVisits, searchExperiences, syncTerms } from "../src/services/catalog-search.js";
+import { createMemoryStorage } from "../src/ports/memory-storage/memory-storage.js";
+import { compareByVisits, searchExperiences, syncTerms } from "../src/services/catalog/search.js";
 
 /*
  * The indexed search answers exactly what a full scan ranked by `matchRank`

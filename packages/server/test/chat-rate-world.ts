@@ -1,6 +1,6 @@
 import { createClient, type PlayfieldClient } from "@playfield/client";
-import { createMemoryServer, type MemoryServer, type ServerOptions } from "../src/create-memory-server.js";
-import { startServer } from "../src/node/start-server.js";
+import { createMemoryServer, type MemoryServer, type ServerOptions } from "@playfield/server-memory";
+import { startServer } from "@playfield/server-memory";
 import { createRealtimeEndpoint } from "../src/realtime/realtime-endpoint.js";
 import { messageLog, readySocket } from "./realtime-sockets.js";
 

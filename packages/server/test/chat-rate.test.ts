@@ -1,7 +1,7 @@
 import { Code } from "@playfield/core";
 import { describe, expect, it } from "vitest";
-import { createMemoryServer } from "../src/create-memory-server.js";
-import { DEFAULT_CHAT_RATE, resolveChatRate } from "../src/services/chat-rate.js";
+import { createMemoryServer } from "@playfield/server-memory";
+import { DEFAULT_CHAT_RATE, resolveChatRate } from "../src/services/chat/rate.js";
 import { answers, chatMessages, freshId, KINDS, rateWorld, send, settle, type Link } from "./chat-rate-world.js";
 
 /** The default limit, asked for explicitly: the "test" environment runs without one. */

@@ -1,7 +1,7 @@
 import { createClient, type PlayfieldClient } from "@playfield/client";
 import { tables } from "@playfield/core";
-import { startServer, type StartedServer, type StartServerOptions } from "../src/node/start-server.js";
-import type { SeededUser, SeedUserOptions } from "../src/testing/seed.js";
+import { startServer, type StartedServer, type StartServerOptions } from "@playfield/server-memory";
+import type { SeededUser, SeedUserOptions } from "@playfield/server-memory";
 import { readySocket, type TestSocket } from "./realtime-sockets.js";
 
 /*

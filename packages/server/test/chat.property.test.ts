@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chatSendHandler } from "../src/realtime/chat-handler.js";
-import type { RealtimeEvent } from "../src/realtime/realtime-hub.js";
+import type { RealtimeEvent } from "../src/ports/realtime-hub.js";
 import { testServer } from "./fixtures.js";
 import { member, type Member } from "./social-fixtures.js";
 

@@ -1,6 +1,6 @@
 import type { PlayfieldClient } from "@playfield/client";
 import { tables, type GameSessionRow, type HostingTier } from "@playfield/core";
-import type { SeededUser } from "../src/testing/seed.js";
+import type { SeededUser } from "@playfield/server-memory";
 import type { TestServer } from "./fixtures.js";
 
 /** A player in a seeded game session: the account, its game token, and a client that sends that token. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Code, tables } from "@playfield/core";
-import { readOldValues } from "../src/services/datastore-history.js";
+import { readOldValues } from "../src/services/datastore/history.js";
 import { expectError, testServer, TRANSPORTS, type TestServer } from "./fixtures.js";
 import { as, seedGame, type SeededGame } from "./datastore-fixtures.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { SeededUser } from "../src/testing/seed.js";
+import type { SeededUser } from "@playfield/server-memory";
 import { testServer, type TestServer } from "./fixtures.js";
 import { as, seedGame, type Player, type SeededGame } from "./datastore-fixtures.js";
 

@@ -1,7 +1,7 @@
 import { createMemoryTokenStore, type PlayfieldClient } from "@playfield/client";
 import { tables, type ExperienceRow, type PlayRow } from "@playfield/core";
-import { recordPlayEnded, recordPlayStarted } from "../src/services/creator-stats.js";
-import type { SeedUserOptions, SeededUser } from "../src/testing/seed.js";
+import { recordPlayEnded, recordPlayStarted } from "../src/services/creator/stats.js";
+import type { SeedUserOptions, SeededUser } from "@playfield/server-memory";
 import type { TestServer } from "./fixtures.js";
 
 /* Fixtures of the economy and creator suites: signed-in clients, experiences and plays written straight to storage. */

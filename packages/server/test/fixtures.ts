@@ -1,8 +1,8 @@
 import { createClient, type ClientOptions, type PlayfieldClient } from "@playfield/client";
 import { PlayfieldError, type Code } from "@playfield/core";
 import { expect } from "vitest";
-import { createMemoryServer, type MemoryServer, type ServerOptions } from "../src/create-memory-server.js";
-import { startServer } from "../src/node/start-server.js";
+import { createMemoryServer, type MemoryServer, type ServerOptions } from "@playfield/server-memory";
+import { startServer } from "@playfield/server-memory";
 
 /** How a suite reaches the server: in process through its fetch, or over a real socket. */
 export const TRANSPORTS = ["in-process", "listening"] as const;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { searchTermsOf } from "@playfield/core";
-import { buildNameSegment, idAt, indexOfId, segmentTerms, sourceAt, sourceText } from "../src/services/name-segment.js";
-import type { SearchSubject } from "../src/services/name-search.js";
+import { buildNameSegment, idAt, indexOfId, segmentTerms, sourceAt, sourceText } from "../src/services/social/name-segment.js";
+import type { SearchSubject } from "../src/services/social/name-search.js";
 
 /*
  * A segment holds exactly the terms `searchTermsOf` gives for its subjects,

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { OFFLINE, type Presence } from "../src/services/presence.js";
-import { presenceChanges, presenceEvent, samePresence } from "../src/services/presence-changes.js";
+import { OFFLINE, type Presence } from "../src/services/presence/presence.js";
+import { presenceChanges, presenceEvent, samePresence } from "../src/services/presence/changes.js";
 
 const online: Presence = { presence: "online", experienceId: "" };
 const inGame = (experienceId: string): Presence => ({ presence: "in_game", experienceId });

@@ -1,7 +1,7 @@
 import { createRealtimeEndpoint, type RealtimeEndpoint } from "../src/realtime/realtime-endpoint.js";
-import { presenceFeed } from "../src/services/presence-feed.js";
-import type { MemoryServer } from "../src/create-memory-server.js";
-import type { StartedServer } from "../src/node/start-server.js";
+import { presenceFeed } from "../src/services/presence/feed.js";
+import type { MemoryServer } from "@playfield/server-memory";
+import type { StartedServer } from "@playfield/server-memory";
 import type { TestServer, TransportKind } from "./fixtures.js";
 import { readySocket } from "./realtime-sockets.js";
 import { player, type Player } from "./session-world.js";

@@ -1,8 +1,8 @@
 import { PlayfieldError } from "@playfield/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { presenceFeed } from "../src/services/presence-feed.js";
-import { sweepSessions } from "../src/services/session-roster.js";
+import { presenceFeed } from "../src/services/presence/feed.js";
+import { sweepSessions } from "../src/services/session/roster.js";
 import { testServer } from "./fixtures.js";
 import { connect, players, presenceAbout, type Connection } from "./presence-fixtures.js";
 import { addExperience } from "./session-world.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sweepSessions } from "../src/services/session-roster.js";
+import { sweepSessions } from "../src/services/session/roster.js";
 import { testServer, TRANSPORTS } from "./fixtures.js";
 import { befriend, connect, players, presenceAbout, presenceMessages } from "./presence-fixtures.js";
 import { addExperience } from "./session-world.js";

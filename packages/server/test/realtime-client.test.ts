@@ -1,7 +1,7 @@
 import { createClient, createRealtime, type GameInviteEvent, type RealtimeState, type SessionMembersEvent } from "@playfield/client";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { startServer } from "../src/node/start-server.js";
+import { startServer } from "@playfield/server-memory";
 import { websocketAdapter } from "../src/node/websocket-adapter.js";
 import { addExperience, befriend } from "./session-world.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryServer } from "../src/create-memory-server.js";
-import { startServer } from "../src/node/start-server.js";
+import { createMemoryServer } from "@playfield/server-memory";
+import { startServer } from "@playfield/server-memory";
 import { createRealtimeEndpoint, DEFAULT_MAX_FRAMES, RealtimeCloseCode, type RealtimeEndpointOptions } from "../src/realtime/realtime-endpoint.js";
 import { readySocket } from "./realtime-sockets.js";
 

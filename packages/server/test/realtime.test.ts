@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startServer, type StartedServer, type StartServerOptions } from "../src/node/start-server.js";
+import { startServer, type StartedServer, type StartServerOptions } from "@playfield/server-memory";
 import { RealtimeCloseCode } from "../src/realtime/realtime-endpoint.js";
 import { openSocket, readySocket } from "./realtime-sockets.js";
 import { addExperience, befriend } from "./session-world.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { allMethods, isCode } from "@playfield/core";
-import { createMemoryServer } from "../src/create-memory-server.js";
+import { createMemoryServer } from "@playfield/server-memory";
 import { rpc } from "./rpc.js";
 
 /*

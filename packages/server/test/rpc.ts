@@ -1,4 +1,4 @@
-import type { FetchHandler } from "../src/fetch-handler.js";
+import type { FetchHandler } from "../src/routes/fetch-handler.js";
 
 /** A raw Connect unary call through a fetch handler: status and parsed JSON body. */
 export async function rpc(fetch: FetchHandler | ((r: Request) => Promise<Response>), path: string, body: unknown = {}, token?: string, headers: Record<string, string> = {}) {

@@ -1,7 +1,7 @@
 import { tables, type ExperienceRow, type HostingTier, type PlaceVersionRow, type Visibility } from "@playfield/core";
 import type { PlayfieldClient } from "@playfield/client";
-import type { MemoryServer } from "../src/create-memory-server.js";
-import type { SeededUser } from "../src/testing/seed.js";
+import type { MemoryServer } from "@playfield/server-memory";
+import type { SeededUser } from "@playfield/server-memory";
 import type { TestServer } from "./fixtures.js";
 
 /*

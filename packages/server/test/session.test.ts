@@ -1,9 +1,9 @@
-import type { SessionAllocator } from "../src/services/session-settings.js";
+import type { SessionAllocator } from "../src/ports/allocator.js";
 import { describe, expect, it } from "vitest";
 import { Code, DatastoreService, tables } from "@playfield/core";
-import { authorize } from "../src/authorize.js";
-import type { RealtimeEvent } from "../src/realtime/realtime-hub.js";
-import type { MemoryServer } from "../src/create-memory-server.js";
+import { authorize } from "../src/rpc/authorize.js";
+import type { RealtimeEvent } from "../src/ports/realtime-hub.js";
+import type { MemoryServer } from "@playfield/server-memory";
 import { expectError, testServer, TRANSPORTS } from "./fixtures.js";
 import { addExperience, befriend, block, player, publishVersion, setWhoCanJoin } from "./session-world.js";
 

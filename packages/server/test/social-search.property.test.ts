@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compareMatches, matchName, normalizeQuery, tables, usernameKey, type UserRow } from "@playfield/core";
-import { createMemoryStorage } from "../src/storage/memory-storage.js";
-import { indexNames } from "../src/services/name-search.js";
-import { searchUsers, userSubject } from "../src/services/user-search.js";
+import { createMemoryStorage } from "../src/ports/memory-storage/memory-storage.js";
+import { indexNames } from "../src/services/social/name-search.js";
+import { searchUsers, userSubject } from "../src/services/social/user-search.js";
 
 /*
  * The indexed search answers exactly what a full scan ranked by

@@ -1,7 +1,7 @@
 import { PRIMARY_INDEX, UniqueViolation, compareKeys, defineTable, type IndexKey, type Storage, type Tx } from "@playfield/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createMemoryStorage } from "../src/storage/index.js";
+import { createMemoryStorage } from "../src/ports/memory-storage/index.js";
 
 /*
  * Overwrites against a plain Map: random transactions of puts (keeping some

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compareMatches, matchName, normalizeQuery, tables, usernameKey, type UserRow } from "@playfield/core";
-import { createMemoryStorage } from "../src/storage/memory-storage.js";
-import { saveUser } from "../src/services/accounts.js";
-import { indexedCount } from "../src/services/name-search.js";
-import { PACK_ROWS_MIN, searchUsers } from "../src/services/user-search.js";
+import { createMemoryStorage } from "../src/ports/memory-storage/memory-storage.js";
+import { saveUser } from "../src/services/identity/accounts.js";
+import { indexedCount } from "../src/services/social/name-search.js";
+import { PACK_ROWS_MIN, searchUsers } from "../src/services/social/user-search.js";
 
 /*
  * SearchUsers answers what a full scan of the users ranked by `matchName`

@@ -1,5 +1,5 @@
 import { http, type HttpHandler } from "msw";
-import type { FetchHandler } from "../../../server/src/routes/fetch-handler.js";
+import type { FetchHandler } from "@playfield/server";
 
 /**
  * msw request handlers that answer every request under `baseUrl` with an

@@ -1,6 +1,5 @@
 import { mintClaims, tables, TokenType } from "@playfield/core";
-import type { ServerDeps } from "../../../server/src/server-deps.js";
-import { authResponse, newUser, openDevice, saveUser } from "../../../server/src/services/identity/accounts.js";
+import { authResponse, newUser, openDevice, saveUser, type ServerDeps } from "@playfield/server";
 
 /** A seeded user with live tokens, ready to hand to a client. */
 export interface SeededUser {

@@ -2,23 +2,11 @@
  * Password hashing with scrypt over a pluggable implementation. Pure:
  * create-scrypt-hasher.ts picks node:crypto or @noble/hashes.
  */
+import type { PasswordHasher } from "../ports/password-hasher.js";
 import { utf8 } from "./base64url.js";
 import { DEFAULT_SCRYPT_COST, KEY_BYTES, SALT_BYTES, decodeScryptHash, encodeScryptHash, isValidScryptCost, type ScryptCost } from "./scrypt-encoding.js";
 
-/**
- * PasswordHasher turns passwords into stored hashes and checks passwords
- * against them. The stored form is self-describing.
- *
- * @example
- * const stored = await hasher.hash("correct horse");
- * await hasher.verify("correct horse", stored); // true
- */
-export interface PasswordHasher {
-  /** A salted hash of the password, in its stored form. */
-  hash(password: string): Promise<string>;
-  /** Whether the password is the one `encoded` was made from; false for a malformed `encoded`. */
-  verify(password: string, encoded: string): Promise<boolean>;
-}
+export type { PasswordHasher };
 
 /**
  * ScryptKdf is an implementation of scrypt (RFC 7914) and of a

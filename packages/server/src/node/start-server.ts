@@ -1,11 +1,13 @@
-import { createServer, type Server } from "node:http";
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMemoryServer, type MemoryServer, type ServerOptions } from "../create-server.js";
+import { createServer, type Server } from "../create-server.js";
+import type { ServerOptions } from "../server-options.js";
 import { sweepSessions } from "../services/session/roster.js";
 import { nodeHttpAdapter } from "./node-http-adapter.js";
 import { websocketAdapter, type WebSocketAdapter, type WebSocketAdapterOptions } from "./websocket-adapter.js";
 
-export interface StartServerOptions extends ServerOptions {
+/** How a server listens on a port. */
+export interface ListenOptions {
   /** Default 8080; 0 picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -16,29 +18,31 @@ export interface StartServerOptions extends ServerOptions {
   sessionSweepMs?: number;
 }
 
-/** A listening Playfield server. */
-export interface StartedServer extends MemoryServer {
+/** Options of `startServer`: the server's and how it listens. */
+export interface StartServerOptions extends ServerOptions, ListenOptions {}
+
+/** A listening Playfield server: the server it was given, plus its socket. */
+export type StartedServer<S extends Server = Server> = S & {
   /** `http://127.0.0.1:8080` */
   url: string;
-  http: Server;
+  http: HttpServer;
   /** The realtime WebSocket server (`ws://…/realtime`). */
   realtime: WebSocketAdapter;
   close(): Promise<void>;
-}
+};
 
 /**
- * Starts an in-memory Playfield server listening on a port.
+ * Puts a server (from createServer, or createMemoryServer) on a port, with
+ * the realtime WebSocket and the session sweep.
  *
  * @example
- * const server = await startServer({ port: 0 });
- * const client = createClient({ baseUrl: server.url });
- * await server.close();
+ * const started = await listen(createServer({ storage }), { port: 0 });
+ * await started.close();
  */
-export async function startServer(options: StartServerOptions = {}): Promise<StartedServer> {
-  const { port = 8080, host = "127.0.0.1", websocket, sessionSweepMs = 15_000, ...serverOptions } = options;
-  const memory = createMemoryServer(serverOptions);
-  const http = createServer(nodeHttpAdapter(memory));
-  const realtime = websocketAdapter(http, memory.deps, websocket);
+export async function listen<S extends Server>(server: S, options: ListenOptions = {}): Promise<StartedServer<S>> {
+  const { port = 8080, host = "127.0.0.1", websocket, sessionSweepMs = 15_000 } = options;
+  const http = createHttpServer(nodeHttpAdapter(server));
+  const realtime = websocketAdapter(http, server.deps, websocket);
   http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
@@ -48,11 +52,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Sta
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   // Silent members are dropped on a timer too, so rosters shrink while nobody calls.
   const sweeper = sessionSweepMs > 0
-    ? setInterval(() => { sweepSessions(memory.deps).catch((error: unknown) => memory.deps.onInternalError(error)); }, sessionSweepMs)
+    ? setInterval(() => { sweepSessions(server.deps).catch((error: unknown) => server.deps.onInternalError(error)); }, sessionSweepMs)
     : null;
   sweeper?.unref();
   return {
-    ...memory,
+    ...server,
     url: `http://${shownHost}:${address.port}`,
     http,
     realtime,
@@ -65,4 +69,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Sta
       });
     },
   };
+}
+
+/**
+ * Creates a server and starts it listening on a port.
+ *
+ * @example
+ * const server = await startServer({ storage: createMemoryStorage(), port: 0 });
+ * const client = createClient({ baseUrl: server.url });
+ * await server.close();
+ */
+export async function startServer(options: StartServerOptions): Promise<StartedServer> {
+  const { port, host, websocket, sessionSweepMs, ...serverOptions } = options;
+  return listen(createServer(serverOptions), { port, host, websocket, sessionSweepMs });
 }

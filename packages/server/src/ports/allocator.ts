@@ -1,11 +1,9 @@
 import type { HostingTier } from "@playfield/core";
-import type { ServerDeps } from "../server-deps.js";
 
 /*
- * The parts of SessionService a deployment replaces: the allocator of edge
- * and dedicated game servers, the signalling address peer sessions connect
- * to, and the silence after which a member is dropped. Set with
- * `createMemoryServer({ sessions })`; services read `deps.sessions`.
+ * The allocator port: where edge and dedicated game sessions are hosted. A
+ * deployment replaces it with its fleet manager or edge network through
+ * `createServer({ sessions: { allocator } })`; the default fills an address template.
  */
 
 /** What an allocator is asked for: a game server for a new session. */
@@ -45,17 +43,4 @@ export function createTemplateAllocator(template: string = DEFAULT_ALLOCATOR_TEM
       ));
     },
   };
-}
-
-export interface SessionSettings {
-  allocator: SessionAllocator;
-  /** The realtime address peer sessions signal through; null: `ws://<Host header>/realtime`. */
-  signallingUrl: string | null;
-  /** A member silent this long is dropped (DESIGN.md: 60 s; heartbeats every 15 s expected). */
-  silenceMs: number;
-}
-
-/** The settings of a server: the defaults, with the given ones over them. */
-export function resolveSessionSettings(given: Partial<SessionSettings> = {}): SessionSettings {
-  return { allocator: createTemplateAllocator(), signallingUrl: null, silenceMs: 60_000, ...given };
 }

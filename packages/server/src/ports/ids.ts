@@ -1,5 +1,14 @@
 import { randomToken } from "../crypto/random-token.js";
-import type { IdGenerator } from "../server-deps.js";
+
+/** Makes ids and opaque secrets. Replaceable so tests can make them predictable. */
+export interface IdGenerator {
+  /** A new unique id, e.g. `usr_3kq…`. */
+  id(prefix: string): string;
+  /** A secret of 32 random bytes, base64url (refresh tokens, handoff codes). */
+  secret(): string;
+  /** A number of `digits` digits (guest names). */
+  digits(count: number): string;
+}
 
 /** Random ids and secrets from Web Crypto. */
 export function createRandomIds(): IdGenerator {

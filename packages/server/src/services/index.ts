@@ -9,7 +9,7 @@ import { avatarService } from "./avatar/avatar-service.js";
 import { headshotRoute } from "./avatar/headshot.js";
 import { safetyService } from "./safety/safety-service.js";
 import { catalogService } from "./catalog/catalog-service.js";
-import { contentRoute } from "../ports/blob-store.js";
+import { contentRoute } from "./catalog/content-route.js";
 import { sessionService } from "./session/session-service.js";
 import { economyService } from "./economy/economy-service.js";
 import { creatorService } from "./creator/creator-service.js";

@@ -8,7 +8,7 @@ import type { Ed25519Backend } from "../../src/crypto/ed25519-backend.js";
 import { createJwtSigner } from "../../src/crypto/jwt-signer.js";
 import { nodeEd25519 } from "../../src/crypto/node-ed25519.js";
 import { generateSigningKey } from "../../src/crypto/signing-key.js";
-import type { TokenSigner } from "../../src/crypto/token-signer.js";
+import type { TokenSigner } from "../../src/ports/token-signer.js";
 
 const NOW = Date.UTC(2026, 0, 1);
 const KEY = generateSigningKey("k-current");

@@ -2,7 +2,7 @@ import { fail, schemas, tables, type CatalogService, type MethodOutput, type Met
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { decodeBase64url } from "../../crypto/base64url.js";
 import type { HandlerContext } from "../../rpc/router.js";
-import { contentUrl } from "../../ports/blob-store.js";
+import { contentUrl } from "./content-route.js";
 import { CATALOG_LIMITS, utcDayStart } from "./config.js";
 import { userIdOf } from "./access.js";
 

@@ -56,7 +56,9 @@ export function deviceLabel(ctx: HandlerContext): string {
   return label || "Unknown device";
 }
 
-/** Opens a device session for a user and answers its refresh token. Inside a transaction. */
+/** Opens a device session for a user and answers its refresh token. Inside a transaction.
+ * @private Internal code, does not follow semantic versioning (the test kit seeds users with it).
+ */
 export async function openDevice(tx: Tx, deps: ServerDeps, userId: string, label: string): Promise<{ device: DeviceRow; refreshToken: string }> {
   const now = deps.clock.now();
   const device: DeviceRow = {
@@ -89,7 +91,9 @@ export async function revokeAllDevices(tx: Tx, userId: string, now: number, keep
   }
 }
 
-/** The answer of every sign-in: a fresh access token for the device session. */
+/** The answer of every sign-in: a fresh access token for the device session.
+ * @private Internal code, does not follow semantic versioning (the test kit seeds users with it).
+ */
 export async function authResponse(deps: ServerDeps, user: UserRow, deviceId: string, refreshToken: string): Promise<AuthResponse> {
   const now = deps.clock.now();
   const lifetime = deps.config.lifetimes.access;
@@ -106,7 +110,9 @@ export async function requireUser(tx: Tx, userId: string): Promise<UserRow> {
   return user;
 }
 
-/** A new user row: an account (with password and birthdate) or a guest (with neither). */
+/** A new user row: an account (with password and birthdate) or a guest (with neither).
+ * @private Internal code, does not follow semantic versioning (the test kit seeds users with it).
+ */
 export function newUser(deps: ServerDeps, fields: { username: string; displayName: string; passwordHash: string | null; birthdate: string | null }): UserRow {
   const now = deps.clock.now();
   const guest = fields.passwordHash === null;
@@ -124,7 +130,9 @@ export function newUser(deps: ServerDeps, fields: { username: string; displayNam
   };
 }
 
-/** Writes a user row and keeps its names searchable: the one way to save a user. Inside a transaction. */
+/** Writes a user row and keeps its names searchable: the one way to save a user. Inside a transaction.
+ * @private Internal code, does not follow semantic versioning (the test kit seeds users with it).
+ */
 export async function saveUser(tx: Tx, user: UserRow): Promise<void> {
   await tx.put(tables.users, user);
   await indexNames(tx, userSubject(user));

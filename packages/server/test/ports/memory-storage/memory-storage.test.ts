@@ -1,7 +1,7 @@
 import { UniqueViolation, defineTable, type Tx } from "@playfield/core";
 import { describe, expect, it } from "vitest";
-import { createMemoryStorage } from "../../src/storage/index.js";
-import { storageContract } from "../../src/testing/storage-contract.js";
+import { createMemoryStorage } from "../../../src/ports/memory-storage/index.js";
+import { storageContract } from "@playfield/storage-contract";
 
 storageContract("memory", createMemoryStorage);
 

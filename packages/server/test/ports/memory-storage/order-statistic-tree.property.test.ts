@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createOrderStatisticTree } from "../../src/storage/order-statistic-tree.js";
+import { createOrderStatisticTree } from "../../../src/ports/memory-storage/order-statistic-tree.js";
 
 /** Items like index entries: a score and an id, ordered by score then id. */
 interface Item { score: number; id: string }

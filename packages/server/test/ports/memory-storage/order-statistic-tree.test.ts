@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createOrderStatisticTree } from "../../src/storage/order-statistic-tree.js";
+import { createOrderStatisticTree } from "../../../src/ports/memory-storage/order-statistic-tree.js";
 
 const byNumber = (a: number, b: number) => a - b;
 

@@ -1,0 +1,29 @@
+/**
+ * @playfield/server: the Playfield platform server. A fetch handler built
+ * from the API descriptors over any storage adapter, with every injected
+ * part (storage, blobs, clock, pub/sub, payments, allocator, ids, hashing,
+ * signing) behind a port with an in-process default. The Node adapter is at
+ * `@playfield/server/node`; test suites use @playfield/server-memory.
+ * @module
+ */
+
+export { createServer, type Server, type ServerOperator } from "./create-server.js";
+export type { ServerOptions } from "./server-options.js";
+export * from "./ports/index.js";
+export { createTokenSigner, type TokenSignerOptions } from "./crypto/create-token-signer.js";
+export { generateSigningKey, type SigningKey } from "./crypto/signing-key.js";
+export { createScryptHasher, FAST_TEST_COST, DEFAULT_SCRYPT_COST, type ScryptCost, type ScryptHasherOptions } from "./crypto/create-scrypt-hasher.js";
+export { CryptoBackend } from "./crypto/crypto-backend.js";
+export { readOldValues, type EntryAddress } from "./services/datastore/history.js";
+export type { QueuedReport, ReportsOperator } from "./services/safety/operator.js";
+export type { EconomyOperator } from "./services/economy/operator.js";
+export type { SessionSettings } from "./services/session/settings.js";
+export type { ServerConfig, ServerDeps } from "./server-deps.js";
+
+// Symbols above should be relevant to end users.
+// Symbols below should only be relevant for other libraries (adapters, the test kit).
+export { createFetchHandler, type FetchHandler, type RequestEnv, type RawRoute } from "./routes/fetch-handler.js";
+export { createRpcHandler, MAX_BODY_BYTES, type RpcHandler, type IncomingCall, type Answer } from "./rpc/rpc-handler.js";
+export { createRouter, type Route, type ServiceImpl, type MethodImpl, type HandlerContext, type Implementations } from "./rpc/router.js";
+export type { Caller } from "./rpc/caller.js";
+export { authResponse, newUser, openDevice, saveUser } from "./services/identity/accounts.js";

@@ -1,0 +1,75 @@
+import { DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, type ChatFilter, type Clock, type DatastoreLimits, type RateRule, type Storage, type TokenLifetimes } from "@playfield/core";
+import type { SigningKey } from "./crypto/signing-key.js";
+import type { BlobStore } from "./ports/blob-store.js";
+import type { IdGenerator } from "./ports/ids.js";
+import type { PasswordHasher } from "./ports/password-hasher.js";
+import type { PaymentProvider } from "./ports/payments/index.js";
+import type { RealtimeHub } from "./ports/realtime-hub.js";
+import type { TokenSigner } from "./ports/token-signer.js";
+import type { ServerConfig } from "./server-deps.js";
+import { resolveChatRate } from "./services/chat/rate.js";
+import type { SessionSettings } from "./services/session/settings.js";
+
+/**
+ * Options of a Playfield server. Storage is the one part without a default:
+ * where the data lives is a choice a deployment makes. Every other part is
+ * replaceable, and every default is the one safe in production.
+ */
+export interface ServerOptions {
+  /** Where every record lives: `createMemoryStorage()`, or an adapter such as @playfield/storage-postgres. */
+  storage: Storage;
+  /** Default: the wall clock. */
+  clock?: Clock;
+  /** Default: node:crypto Ed25519 with the given `keys`, or one key generated at start. */
+  signer?: TokenSigner;
+  /** Signing keys for the default signer (the first signs, any verifies). */
+  keys?: SigningKey[];
+  /** Default: scrypt on node:crypto's thread pool at DEFAULT_SCRYPT_COST. */
+  hasher?: PasswordHasher;
+  /** Default: random ids and secrets from Web Crypto. */
+  ids?: IdGenerator;
+  /** Default: the in-process hub. */
+  realtime?: RealtimeHub;
+  /** Where uploaded blobs' bytes live. Default: in memory. */
+  blobs?: BlobStore;
+  /** Payment providers; each replaces the default of its id (only `sandbox` is configured by default, outside production). */
+  payments?: readonly PaymentProvider[];
+  /** Edge/dedicated allocator (default: an address template), peer signalling URL (default: `ws://<Host>/realtime`), silence limit (default 60 s). */
+  sessions?: Partial<SessionSettings>;
+  /** Chat text filter. Default: a small deny-list masked for under-13 senders and readers (docs/chat.md). */
+  chatFilter?: ChatFilter;
+  /** Chat messages per user: a burst of 10, then one every 1000 ms; `null` turns it off. Default off when `environment` is "test" (docs/chat.md). */
+  chatRate?: Partial<RateRule> | null;
+  /** Default "production". */
+  environment?: ServerConfig["environment"];
+  lifetimes?: Partial<TokenLifetimes>;
+  webOrigins?: string[];
+  signInThrottle?: Partial<ServerConfig["signInThrottle"]>;
+  /** Check every answer against its schema: on except in production (a server bug becomes `internal`, not a malformed answer). */
+  validateResponses?: boolean;
+  /** Opens GET /admin/reports with `Authorization: Bearer <operatorToken>`; without one the page is served only outside production. */
+  operatorToken?: string;
+  /** Datastore limits; default 300 + 40 × players calls a minute, 500 MB + 1 MB × players seen, 30 days of old values. */
+  datastore?: Partial<DatastoreLimits>;
+  /** Called with every failure that answered `internal`, and every failure of background work (presence announcements, session sweeps, realtime handlers). Default: console.error. */
+  onInternalError?: (error: unknown) => void;
+}
+
+/** The configuration a server runs with: the options over the defaults. */
+export function resolveConfig(options: Omit<ServerOptions, "storage">): ServerConfig {
+  const environment = options.environment ?? "production";
+  return {
+    environment,
+    lifetimes: { ...DEFAULT_LIFETIMES, ...options.lifetimes },
+    webOrigins: options.webOrigins ?? [],
+    signInThrottle: {
+      perUsername: { limit: 5, windowMs: 15 * 60_000 },
+      perAddress: { limit: 50, windowMs: 15 * 60_000 },
+      ...options.signInThrottle,
+    },
+    handoffSeconds: 60,
+    validateResponses: options.validateResponses ?? environment !== "production",
+    datastore: { ...DEFAULT_DATASTORE_LIMITS, ...options.datastore },
+    chatRate: resolveChatRate(options.chatRate, environment),
+  };
+}

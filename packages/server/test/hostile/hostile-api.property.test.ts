@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createMemoryServer } from "../../src/create-memory-server.js";
+import { createMemoryServer } from "@playfield/server-memory";
 import { answerProblem, call, changedTables, hostileWorld, methodTable, withinMs } from "./hostile-world.js";
 import { hostileBody } from "./hostile-input.js";
 

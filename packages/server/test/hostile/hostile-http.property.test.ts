@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { startServer } from "../../src/node/start-server.js";
-import { createMemoryServer } from "../../src/create-memory-server.js";
+import { startServer } from "@playfield/server-memory";
+import { createMemoryServer } from "@playfield/server-memory";
 import { hostileBody, hostileString, nestedArrays, PROTOTYPE_NAMES } from "./hostile-input.js";
 import { answerProblem, call, changedTables, hostileWorld, methodTable, withinMs } from "./hostile-world.js";
 

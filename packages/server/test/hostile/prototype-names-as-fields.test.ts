@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryServer } from "../../src/create-memory-server.js";
+import { createMemoryServer } from "@playfield/server-memory";
 import { PROTOTYPE_NAMES } from "./hostile-input.js";
 import { answerProblem, call, changedTables, hostileWorld, methodTable } from "./hostile-world.js";
 

@@ -1,5 +1,5 @@
 import { allMethods, isCode, messageName, shapeTable, type MethodDesc } from "@playfield/core";
-import { createMemoryServer, type MemoryServer, type ServerSnapshot } from "../../src/create-memory-server.js";
+import { createMemoryServer, type MemoryServer, type ServerSnapshot } from "@playfield/server-memory";
 
 /*
  * The world the hostile-input properties run against: one of each kind of

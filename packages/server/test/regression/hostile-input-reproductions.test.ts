@@ -1,6 +1,6 @@
 import { DatastoreService, JSON_DEPTH_MAX, SessionService } from "@playfield/core";
 import { describe, expect, it } from "vitest";
-import { createMemoryServer } from "../../src/create-memory-server.js";
+import { createMemoryServer } from "@playfield/server-memory";
 import { nestedArrays, nestedObjects, PROTOTYPE_NAMES } from "../hostile/hostile-input.js";
 import { call, hostileWorld } from "../hostile/hostile-world.js";
 

@@ -14,7 +14,7 @@
  */
 import { defineTable, type Storage } from "@playfield/core";
 import pg from "pg";
-import { createMemoryStorage } from "../packages/server-memory/src/storage/index.js";
+import { createMemoryStorage } from "../packages/server/src/ports/memory-storage/index.js";
 import { createPgliteStorage, createPostgresStorage } from "../packages/storage-postgres/src/index.js";
 import { measure, printTable, type Figure } from "./lib/measure.js";
 import { seededRandom } from "./lib/seeded-random.js";

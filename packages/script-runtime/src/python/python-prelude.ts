@@ -1,12 +1,13 @@
 /**
  * The Python side of a Python script's sandbox, run as `__main__` before
  * the script. It hides the interpreter's own import behind an allow-list,
- * runs the script's module and handlers, keeps `self.state` as JSON data
- * and answers the host in plain values:
+ * runs the script's module and handlers and answers the host in plain
+ * values:
  *
  * - `None`: the call left `self.state` as committed (or nothing ran);
- * - a str: the new state as JSON (checked to be JSON data);
- * - `"\x00" + reason`: the handler raised (the state is already rolled back);
+ * - a str: `repr(self.state)`, changed (the host reads it as JSON data, or
+ *   asks `_explain` where it is not);
+ * - `"\x00" + reason`: the handler raised (the host rolls the state back);
  * - `1`: a timer is due, nothing ran (quick tick only).
  *
  * A fault that stops the interpreter (fuel, memory) never comes back here:
@@ -168,30 +169,27 @@ _seq = [0]
 _ids = [0]
 
 def _fault(e):
-    global _self
-    _self.state = _loads(_dump)
     return "\x00" + _describe(e)
 
 def _settle():
     global _dump
-    st = _self.state
     try:
-        s = _dumps(st)
+        s = repr(_self.state)
     except BaseException:
-        s = None
+        return "\x00" + _explain()
     if s == _dump:
         return None
-    p = _check(st, 0)
-    if p is not None or s is None:
-        _self.state = _loads(_dump)
-        return "\x00self.state is not JSON data: self.state" + (p or " could not be written as JSON")
     _dump = s
     return s
 
+def _explain():
+    p = _check(_self.state, 0)
+    return "self.state is not JSON data: self.state" + (p or " could not be written")
+
 def _restore(text):
     global _dump
-    _dump = text
     _self.state = _loads(text)
+    _dump = repr(_self.state)
 
 def _attach(name, filename, source, state=None):
     global _self, _defs, _dump
@@ -203,10 +201,9 @@ def _attach(name, filename, source, state=None):
         return "\x00" + _describe(e)
     _defs = g
     if state is not None:
-        _dump = state
-        _self.state = _loads(state)
+        _restore(state)
         return None
-    _dump = "{}"
+    _dump = None
     init = g.get("init")
     if init is not None:
         try:

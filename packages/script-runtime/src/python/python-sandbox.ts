@@ -1,5 +1,7 @@
 import type { HandlerFault, ModuleSource, Sandbox, ScriptEvent, StepOutcome } from "../engine/sandbox.js";
 import { canonicalJson } from "../state/canonical-json.js";
+import { MAX_STATE_DEPTH } from "../state/binary-state.js";
+import { readPythonState } from "./python-literal.js";
 import { EngineTrap } from "./engine-traps.js";
 import { PythonError, createMicroPython } from "./micropython-instance.js";
 import type { EngineSnapshot, MicroPython, PyValue } from "./micropython-instance.js";
@@ -32,10 +34,10 @@ const TIMERS_DUE = 1;
 const HOUSEKEEPING_FUEL = 1 << 30;
 
 /** A call's answer, read: the state did not change, a new state, a fault (already rolled back in Python), or a timer is due. */
-type Answer = { kind: "unchanged" } | { kind: "state"; dump: string; json: string } | { kind: "fault"; reason: string } | { kind: "timers due" };
+type Answer = { kind: "unchanged" } | { kind: "state"; json: string } | { kind: "fault"; reason: string } | { kind: "timers due" };
 
 /** The handler calls of the prelude, by their global names. */
-const CALLS = ["_attach", "_on_load", "_has_tick", "_quick", "_tick", "_set_now", "_next_due", "_fire_next", "_event", "_provide", "_restore"] as const;
+const CALLS = ["_attach", "_on_load", "_has_tick", "_quick", "_tick", "_set_now", "_next_due", "_fire_next", "_event", "_provide", "_restore", "_explain"] as const;
 type Calls = Record<(typeof CALLS)[number], number>;
 
 const started = new WeakMap<WebAssembly.Module, { snapshot: EngineSnapshot; calls: Calls }>();
@@ -85,8 +87,6 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
   let now = options.epochMs;
   let source = "";
   let committed = "{}";
-  /** The committed state as the prelude wrote it (its own JSON), to restore it after a fault the host found. */
-  let committedDump = "{}";
   let hasTick = false;
   let isBroken = false;
   let mp: MicroPython | undefined;
@@ -109,26 +109,25 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
     return { mp: instance, calls: base.calls };
   };
 
-  /** Reads a handler call's answer; a state the host refuses (too large) is rolled back in Python too. */
+  /** Reads a handler call's answer; a fault, or a state the host refuses, rolls the state back in Python. */
   const read = (value: PyValue): Answer => {
     if (value === null) return { kind: "unchanged" };
     if (value === TIMERS_DUE) return { kind: "timers due" };
     if (typeof value !== "string") throw new Fault("the script's answer was not understood");
-    if (value.startsWith("\x00")) return { kind: "fault", reason: value.slice(1) };
-    let json: string;
-    try {
-      json = canonicalJson(JSON.parse(value));
-    } catch {
-      rollback();
-      return { kind: "fault", reason: "self.state is not JSON data" };
+    if (value.startsWith("\x00")) return rolledBack(value.slice(1));
+    const state = readPythonState(value, MAX_STATE_DEPTH);
+    if (state === undefined) {
+      const why = housekeeping((instance, refs) => instance.call(refs._explain, []));
+      return rolledBack(typeof why === "string" ? why : "self.state is not JSON data");
     }
-    if (json.length > options.maxStateBytes) {
-      rollback();
-      return { kind: "fault", reason: `self.state is larger than max_state_bytes (${options.maxStateBytes})` };
-    }
-    return { kind: "state", dump: value, json };
+    const json = canonicalJson(state);
+    if (json.length > options.maxStateBytes) return rolledBack(`self.state is larger than max_state_bytes (${options.maxStateBytes})`);
+    return { kind: "state", json };
   };
-  const rollback = () => { housekeeping((instance, refs) => instance.call(refs._restore, [committedDump])); };
+  const rolledBack = (reason: string): Answer => {
+    housekeeping((instance, refs) => instance.call(refs._restore, [committed]));
+    return { kind: "fault", reason };
+  };
   /** The host's own calls into the prelude are not the script's work: they run on fuel of their own. */
   const housekeeping = <T>(f: (instance: MicroPython, refs: Calls) => T): T => {
     const { mp: instance, calls: refs } = live();
@@ -145,15 +144,13 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
     return { mp, calls };
   };
   const commit = (answer: Answer) => {
-    if (answer.kind !== "state") return;
-    committed = answer.json;
-    committedDump = answer.dump;
+    if (answer.kind === "state") committed = answer.json;
   };
   const describeTrap = (error: EngineTrap, budget: number) =>
     error.reason === "out of fuel" ? `out of fuel (fuel_per_tick ${budget})` : error.message;
 
   /** Loads the module into a fresh instance, adopting `stateJson` or running init; then on_load. Answers the fuel used. */
-  const loadInto = (stateDump: string | undefined, reloaded: boolean): number => {
+  const loadInto = (stateJson: string | undefined, reloaded: boolean): number => {
     mp = undefined;
     calls = undefined;
     const { mp: instance, calls: refs } = live();
@@ -162,20 +159,15 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
     instance.fuel = options.loadFuel;
     let handler = "module";
     try {
-      const raw = instance.call(refs._attach, [name, `${name}.py`, source, ...(stateDump === undefined ? [] : [stateDump])]);
+      const raw = instance.call(refs._attach, [name, `${name}.py`, source, ...(stateJson === undefined ? [] : [stateJson])]);
       if (typeof raw === "string" && raw.startsWith("\x01")) {
         handler = "init";
         throw new Fault(raw.slice(1));
       }
       const attached = read(raw);
       if (attached.kind === "fault") throw new Fault(attached.reason);
-      if (stateDump !== undefined) {
-        committedDump = stateDump;
-        committed = canonicalJson(JSON.parse(stateDump));
-      } else {
-        if (attached.kind === "state") commit(attached);
-        else { committed = "{}"; committedDump = "{}"; }
-      }
+      if (stateJson !== undefined) committed = stateJson;
+      else if (attached.kind === "state") commit(attached);
       handler = "on_load";
       const loaded = read(instance.call(refs._on_load, [reloaded ? 1 : 0]));
       if (loaded.kind === "fault") throw new Fault(loaded.reason);
@@ -199,7 +191,7 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
     mp = undefined;
     calls = undefined;
     try {
-      loadInto(committedDump, true);
+      loadInto(committed, true);
     } catch {
       isBroken = true;
     }

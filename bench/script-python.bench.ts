@@ -1,0 +1,110 @@
+/**
+ * Python script figures beside JavaScript ones, measured in the same run:
+ * script-ticks per second with 100 and 1,000 scripts (target: Python at
+ * least 0.5 of JavaScript), a CPU-heavy handler metered (the rewritten
+ * wasm) against the shipped wasm without fuel, calls per second of a
+ * trivial handler, start time and memory per script.
+ *
+ *   node --expose-gc --conditions=@playfield/source --import tsx bench/script-python.bench.ts
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createScriptRuntime } from "@playfield/script-runtime";
+import { pythonEngineModule } from "../packages/script-runtime/src/python/engine-module.js";
+import { createMicroPython } from "../packages/script-runtime/src/python/micropython-instance.js";
+
+const JS = "export default { init() { return { n: 0 } }, onTick() { this.state.n += 1 } }";
+const PY = "def init():\n    return {\"n\": 0}\n\ndef on_tick(self, dt):\n    self.state[\"n\"] += 1\n";
+const rows: string[] = ["| figure | Python | JavaScript (same run) | Python / JavaScript |", "|---|---|---|---|"];
+const ratio = (py: number, js: number) => (py / js).toFixed(2);
+
+/** Script-ticks per second over `ticks` ticks of `count` scripts, the best of three runs (the machine may be shared). */
+async function ticksPerSecond(language: "js" | "py", count: number, ticks: number): Promise<number> {
+  const runtime = createScriptRuntime({ config: { memory_limit_bytes: 1024 * 1024 } });
+  for (let i = 0; i < count; i++) await runtime.run("script.load", { name: `s${i}`, source: language === "py" ? PY : JS, language });
+  await runtime.step(2);
+  let best = 0;
+  for (let run = 0; run < 3; run++) {
+    const started = performance.now();
+    await runtime.step(ticks);
+    best = Math.max(best, (count * ticks) / ((performance.now() - started) / 1000));
+  }
+  await runtime.dispose();
+  return best;
+}
+
+for (const [count, ticks] of [[100, 200], [1000, 30]] as const) {
+  const py = await ticksPerSecond("py", count, ticks);
+  const js = await ticksPerSecond("js", count, ticks);
+  rows.push(`| script-ticks/s, ${count.toLocaleString("en")} scripts | ${py.toFixed(0)} | ${js.toFixed(0)} | ${ratio(py, js)} |`);
+}
+
+/** Load (and first tick) time per script and resident memory per loaded script, over `count` scripts. */
+async function loadAndMemory(language: "js" | "py", count: number): Promise<{ ms: number; kib: number }> {
+  globalThis.gc?.();
+  const before = process.memoryUsage().rss;
+  const runtime = createScriptRuntime({ config: { memory_limit_bytes: 1024 * 1024 } });
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await runtime.run("script.load", { name: `m${i}`, source: language === "py" ? PY : JS, language });
+  await runtime.step(1);
+  const ms = (performance.now() - started) / count;
+  globalThis.gc?.();
+  const kib = (process.memoryUsage().rss - before) / count / 1024;
+  await runtime.dispose();
+  return { ms, kib };
+}
+// The engine's first compile is paid once per process, before either is measured.
+await loadAndMemory("py", 1);
+await loadAndMemory("js", 1);
+const pyLoad = await loadAndMemory("py", 300);
+const jsLoad = await loadAndMemory("js", 300);
+rows.push(`| load + first tick per script (ms) | ${pyLoad.ms.toFixed(2)} | ${jsLoad.ms.toFixed(2)} | ${ratio(pyLoad.ms, jsLoad.ms)} |`);
+rows.push(`| resident memory per loaded script (KiB) | ${pyLoad.kib.toFixed(0)} | ${jsLoad.kib.toFixed(0)} | ${ratio(pyLoad.kib, jsLoad.kib)} |`);
+
+// A CPU-heavy Python handler body: metered (rewritten wasm) against the shipped wasm without fuel, both through this loader.
+const HEAVY = "x = 0\nfor i in range(300000):\n    x = (x + i * 7) % 1000003\nd = {}\nfor i in range(20000):\n    d[str(i)] = i\ns = sorted(d.keys())\n";
+const options = { memoryLimitBytes: 64 << 20, heapBytes: 1 << 20, pystackBytes: 16 << 10, nowMs: () => 0, randomU32: () => 1, outputCapBytes: 0 };
+const shipped = new WebAssembly.Module(readFileSync(createRequire(import.meta.url).resolve("@micropython/micropython-webassembly-pyscript/micropython.wasm")));
+const rewritten = await pythonEngineModule();
+const heavyMs = (module: WebAssembly.Module) => {
+  let best = Infinity;
+  for (let run = 0; run < 5; run++) {
+    const mp = createMicroPython(module, options);
+    mp.fuel = 2 ** 30;
+    const started = performance.now();
+    mp.exec(HEAVY);
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+};
+const metered = heavyMs(rewritten);
+const unmetered = heavyMs(shipped);
+const probe = createMicroPython(rewritten, options);
+probe.fuel = 2 ** 30;
+probe.exec(HEAVY);
+const heavyFuel = 2 ** 30 - probe.fuel;
+rows.push(`| CPU-heavy handler (ms), metered / shipped wasm unmetered | ${metered.toFixed(1)} | ${unmetered.toFixed(1)} (shipped, no fuel) | ${ratio(metered, unmetered)} |`);
+rows.push(`| fuel units of that handler; ns per unit | ${heavyFuel} | ${((metered * 1e6) / heavyFuel).toFixed(1)} ns | |`);
+
+// Start time of a bare interpreter (instantiate + init) and calls per second of a trivial function, in one instance.
+let startBest = Infinity;
+for (let run = 0; run < 20; run++) {
+  const started = performance.now();
+  createMicroPython(rewritten, options);
+  startBest = Math.min(startBest, performance.now() - started);
+}
+const mp = createMicroPython(rewritten, options);
+mp.fuel = 2 ** 30;
+mp.exec("def tick(n):\n    return n + 1\n");
+const tick = mp.global("tick");
+if (tick === null || typeof tick !== "object") throw new Error("no tick");
+let callsBest = 0;
+for (let run = 0; run < 3; run++) {
+  const started = performance.now();
+  for (let i = 0; i < 50_000; i++) { mp.fuel = 1_000_000; mp.call(tick.ref, [i]); }
+  callsBest = Math.max(callsBest, 50_000 / ((performance.now() - started) / 1000));
+}
+rows.push(`| a new interpreter: instantiate + init (ms) | ${startBest.toFixed(2)} | | |`);
+rows.push(`| calls/s of a trivial Python function from the host | ${callsBest.toFixed(0)} | | |`);
+
+console.log(rows.join("\n"));

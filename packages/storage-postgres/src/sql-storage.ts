@@ -57,10 +57,13 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
     return layout?.def === def ? layout : undefined;
   };
 
+  // Whether this process has brought the schema's bookkeeping up to date (init does even with no table).
+  let migrated = false;
   const ensure = (defs: readonly TableDef<unknown>[]) => ensuring(async () => {
     const missing = defs.filter((def) => layoutOf(def) === undefined);
-    if (missing.length === 0) return;
+    if (missing.length === 0 && migrated) return;
     const layouts = await database.session((session) => ensureTables(session, schema, missing));
+    migrated = true;
     for (const layout of layouts) known.set(layout.def.name, layout);
   });
 

@@ -1,4 +1,4 @@
-/** A schema name no other run uses, and its removal: each PostgreSQL test file works in its own. */
+/** Schemas for the PostgreSQL test files: each works in one no other run uses, dropped after it. */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
@@ -9,10 +9,15 @@ export function freshSchema(purpose: string): string {
 
 /** Drops `schema` and everything in it. */
 export async function dropSchema(url: string, schema: string): Promise<void> {
+  await adminQuery(url, `DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+}
+
+/** One statement on a connection of its own, outside any storage. */
+export async function adminQuery<Row extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    return (await client.query<Row>(text)).rows;
   } finally {
     await client.end();
   }

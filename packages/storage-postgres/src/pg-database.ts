@@ -28,7 +28,9 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool): SqlDatabas
         return await fn({
           query: (text, params) => queue(async () => {
             try {
-              return (await client.query(text, params?.map(toPgValue))).rows;
+              const result = await client.query(text, params?.map(toPgValue)) as pg.QueryResult | pg.QueryResult[];
+              // Several statements in one simple query answer one result each: the last is the one asked for.
+              return Array.isArray(result) ? result.at(-1)?.rows ?? [] : result.rows;
             } catch (error) {
               // An error with no SQLSTATE is the connection's, not the statement's: do not reuse it.
               if (!(error instanceof Error && "code" in error && typeof error.code === "string" && error.code.length === 5)) broken = error as Error;

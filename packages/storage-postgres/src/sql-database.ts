@@ -5,7 +5,11 @@
 
 /** A connection's queries, run one after the other in call order. */
 export interface SqlSession {
-  /** Runs one statement with `$1…` parameters (Uint8Array for bytea) and answers its rows; with no parameters, as a simple query. */
+  /**
+   * Runs one statement with `$1…` parameters (Uint8Array for bytea) and
+   * answers its rows. With no parameters it goes as a simple query, which may
+   * hold several statements: the rows are then the last one's.
+   */
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 

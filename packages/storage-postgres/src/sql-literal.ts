@@ -1,0 +1,28 @@
+/*
+ * Parameters written into a statement's text, for the one statement that
+ * travels with BEGIN as a simple query (a simple query takes no parameters;
+ * sending both at once saves a round trip per transaction). Only the kinds
+ * of value the adapter binds are taken: bytes, text, whole numbers, null.
+ */
+
+/** `text` with each `$n` replaced by params[n - 1] as an SQL literal. */
+export function inlineParams(text: string, params: readonly unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => {
+    const index = Number(n) - 1;
+    if (index >= params.length) throw new RangeError(`statement refers to $${n}, but has ${params.length} parameters`);
+    return literal(params[index]);
+  });
+}
+
+/** One value as an SQL literal. */
+export function literal(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (value instanceof Uint8Array) return `'\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}'`;
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  if (typeof value === "string") {
+    if (value.includes("\u0000")) throw new TypeError("an SQL text value cannot hold NUL");
+    // An escape string (E'…') reads the same whatever standard_conforming_strings says.
+    return `E'${value.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+  }
+  throw new TypeError(`no SQL literal for ${typeof value}`);
+}

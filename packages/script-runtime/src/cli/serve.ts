@@ -49,19 +49,23 @@ export async function createScriptServer(runtime: ScriptRuntime, options: Script
   const local = (host: string | undefined) => host === `127.0.0.1:${port}` || host === `localhost:${port}`;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (!local(req.headers.host)) return sendJson(res, 403, fail("invalid_argument", `host: only 127.0.0.1:${port} or localhost:${port}`));
+    // A request refused before its body is read leaves that body unread: its connection closes after the answer.
+    const unread = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+    const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+      sendJson(res, status, fail(code, message), unread ? { ...headers, connection: "close" } : headers);
+    if (!local(req.headers.host)) return refuse(403, "invalid_argument", `host: only 127.0.0.1:${port} or localhost:${port}`);
     const origin = req.headers.origin;
-    if (origin !== undefined && !local(origin.replace(/^http:\/\//, ""))) return sendJson(res, 403, fail("invalid_argument", `origin: ${origin} may not call this server; only pages it serves`));
+    if (origin !== undefined && !local(origin.replace(/^http:\/\//, ""))) return refuse(403, "invalid_argument", `origin: ${origin} may not call this server; only pages it serves`);
     const path = (req.url ?? "/").split("?")[0]!;
     if (path === "/" || path === "/index.html") {
       if (req.method === "GET" || req.method === "HEAD") return send(res, 200, "text/html; charset=utf-8", PANEL_PAGE);
-      return sendJson(res, 405, fail("invalid_argument", `method: ${req.method} ${path} is not served; GET it`), { allow: "GET, HEAD" });
+      return refuse(405, "invalid_argument", `method: ${req.method} ${path} is not served; GET it`, { allow: "GET, HEAD" });
     }
     const match = /^\/commands\/([A-Za-z0-9_.]+)$/.exec(path);
-    if (!match) return sendJson(res, 404, fail("not_found", `no route ${req.method} ${path.slice(0, 200)}`));
-    if (req.method !== "POST") return sendJson(res, 405, fail("invalid_argument", "method: commands take POST with a JSON body"), { allow: "POST" });
+    if (!match) return refuse(404, "not_found", `no route ${req.method} ${path.slice(0, 200)}`);
+    if (req.method !== "POST") return refuse(405, "invalid_argument", "method: commands take POST with a JSON body", { allow: "POST" });
     const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-    if (type !== "application/json") return sendJson(res, 415, fail("invalid_argument", "content-type: commands take application/json"));
+    if (type !== "application/json") return refuse(415, "invalid_argument", "content-type: commands take application/json");
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
@@ -70,7 +74,7 @@ export async function createScriptServer(runtime: ScriptRuntime, options: Script
         // The rest of the body is not read: the connection closes after the answer.
         const socket = req.socket;
         res.once("finish", () => socket.destroy());
-        return sendJson(res, 413, fail("invalid_argument", `body: at most ${maxBody} bytes`), { connection: "close" });
+        return refuse(413, "invalid_argument", `body: at most ${maxBody} bytes`);
       }
       chunks.push(chunk as Buffer);
     }

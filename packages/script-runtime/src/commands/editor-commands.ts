@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import { z } from "zod";
 import type { ScriptEditor } from "../editor/create-script-editor.js";
 import { ErrorCode, ScriptRuntimeError } from "../errors.js";
@@ -98,7 +98,9 @@ export function editorCommands(editor: ScriptEditor): CommandSpec<ScriptHost>[] 
       args: z.object({ name: ScriptName, source: z.string(required("a string")).max(16 * 1024 * 1024) }),
       run: async (args) => {
         const modulePath = editor.folder.find(args.name)?.modulePath ?? `${args.name}.js`;
-        const file = join(editor.folder.scriptsDir, modulePath);
+        const file = resolve(editor.folder.scriptsDir, modulePath);
+        // The name's rule keeps it inside the scripts folder; this holds even if the rule changes.
+        if (!file.startsWith(resolve(editor.folder.scriptsDir) + sep)) throw new ScriptRuntimeError(ErrorCode.InvalidArgument, `editor.scripts.save: name: ${args.name} is outside the scripts folder`);
         mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, args.source);
         return { saved: `scripts/${modulePath}` };

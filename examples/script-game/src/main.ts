@@ -1,7 +1,8 @@
 /**
  * The garden game: embeds the script runtime with its own kinds, checks its
  * project (scripts/, scripts.config.json, script tests), runs its own
- * sprinkler script, and lets a player's live script water a plant.
+ * sprinkler script (JavaScript) and almanac (Python), and lets a player's
+ * live script water a plant.
  */
 import { fileURLToPath } from "node:url";
 import { createScriptEditor, type CheckResult } from "@playfield/script-runtime/node";
@@ -24,6 +25,7 @@ export async function runGarden(options: { project?: string; ticks?: number } = 
   try {
     const check = (await editor.runtime.run("editor.scripts.check")) as CheckResult;
     await editor.runtime.run("editor.scripts.load", { name: "sprinkler" });
+    await editor.runtime.run("editor.scripts.load", { name: "almanac" });
     await editor.runtime.run("script.load", {
       name: "helper",
       player: "user-7",

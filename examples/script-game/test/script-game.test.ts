@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createScriptRuntime } from "@playfield/script-runtime";
+import { createScriptRuntime, stateHash } from "@playfield/script-runtime";
 import type { ScriptList } from "@playfield/script-runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGardenKinds } from "../src/garden-kinds.js";
@@ -35,12 +35,22 @@ describe("runGarden", () => {
 
   it("should grow and harvest plants, every crop landing in the basket", async () => {
     const { list, objects } = await runGarden({ project: projectCopy(), ticks: 2_000 });
-    expect(list.scripts.map((s) => [s.name, s.faults])).toEqual([["sprinkler", 0], ["helper", 0]]);
+    expect(list.scripts.map((s) => [s.name, s.faults])).toEqual([["sprinkler", 0], ["almanac", 0], ["helper", 0]]);
     const plants = objects.filter((o) => o.kind === "Plant").map((o) => o.fields as Fields);
     const harvests = plants.map((p) => p.harvests as number);
     expect(Math.min(...harvests)).toBeGreaterThan(0);
     const crops = plants.reduce((sum, p) => sum + (p.harvests as number) * (p.species === "tomato" ? 3 : 2), 0);
     expect((objects.find((o) => o.id === "gardener-1")!.fields as Fields).basket).toBe(crops);
+  });
+
+  it("should compile the Python almanac and count its days on the simulated clock", async () => {
+    const { check, list } = await runGarden({ project: projectCopy(), ticks: 100 });
+    expect(check.report).toContain("compile scripts/almanac.py: ok");
+    expect(check.report).toContain("compile scripts/modules/seasons.py: ok");
+    // 100 ticks of 50 ms: five days of the almanac's 1,000 ms.
+    const almanac = list.scripts.find((s) => s.name === "almanac");
+    expect(almanac).toMatchObject({ faults: 0, last_fault: null });
+    expect(almanac!.state_hash).not.toBe(stateHash('{"day":0,"forecast":[],"rainy_days":0,"season":"spring"}'));
   });
 
   it("should give the same world on every run", async () => {

@@ -51,7 +51,7 @@ describe("runGarden", () => {
     const almanac = list.scripts.find((s) => s.name === "almanac");
     expect(almanac).toMatchObject({ faults: 0, last_fault: null });
     expect(almanac!.state_hash).not.toBe(stateHash('{"day":0,"forecast":[],"rainy_days":0,"season":"spring"}'));
-  });
+  }, 30_000);
 
   it("should give the same world on every run", async () => {
     const a = await runGarden({ project: projectCopy(), ticks: 500 });

@@ -3,7 +3,7 @@
  * whole file (a new one takes seconds to start); the suite clears it
  * before each test.
  */
-import { storageContract } from "@playfield/server-memory/testing";
+import { storageContract } from "@playfield/storage-contract";
 import { afterAll, beforeAll } from "vitest";
 import { createPgliteStorage } from "../src/index.js";
 

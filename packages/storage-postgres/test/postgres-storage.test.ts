@@ -3,7 +3,7 @@
  * own made for this run and dropped after it, so that runs never collide.
  * Skipped (said once by the global setup) when PostgreSQL does not answer.
  */
-import { storageContract } from "@playfield/server-memory/testing";
+import { storageContract } from "@playfield/storage-contract";
 import { afterAll, beforeAll, describe, inject } from "vitest";
 import { createPostgresStorage, type SqlStorage } from "../src/index.js";
 import { dropSchema, freshSchema } from "./postgres-schema.js";

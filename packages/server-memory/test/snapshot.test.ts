@@ -35,8 +35,8 @@ describe.each(TRANSPORTS)("MemoryServer.snapshot and restore (%s)", (kind) => {
 
 describe("MemoryServer.snapshot with a storage that cannot copy its data", () => {
   it("should reject with unimplemented, and restore too", async () => {
-    const { transact, clear } = createMemoryStorage();
-    const server = createMemoryServer({ storage: { transact, clear } });
+    const { transact, init, clear } = createMemoryStorage();
+    const server = createMemoryServer({ storage: { transact, init, clear } });
     await expectError(server.snapshot(), Code.Unimplemented, /^snapshot: /);
     await expectError(server.restore({ storage: { adapter: "x", data: null }, clockMs: 0 }), Code.Unimplemented, /^restore: /);
   });

@@ -9,7 +9,7 @@
  * it knows nothing of any adapter's internals. Rows are compared by value
  * (`toEqual`): an adapter may return copies. Every test starts from `clear()`.
  */
-import { UniqueViolation, compareKeys, cursorOf, defineTable, type Cursor, type IndexKey, type KeyRange, type Query, type Storage, type TableDef, type Tx } from "@playfield/core";
+import { UniqueViolation, compareKeys, cursorOf, defineTable, type CountQuery, type Cursor, type IndexKey, type KeyRange, type Query, type Storage, type TableDef, type Tx } from "@playfield/core";
 import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 
@@ -20,6 +20,13 @@ export interface StorageContractOptions {
   /** Timeout per test in milliseconds (default 30 000). */
   timeout?: number;
 }
+
+/**
+ * How many times a transaction may run when many writers contend for one row
+ * (an adapter runs it again after a conflict). The memory adapter runs each
+ * once; a database adapter must make sure a writer is not beaten forever.
+ */
+const MAX_RUNS_UNDER_CONTENTION = 10;
 
 /** The index name that queries a table by primary key, ordered by id (key `[id]`). */
 const PRIMARY = "primary";
@@ -107,7 +114,7 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
       for (const row of rows) await tx.put(table, row);
     });
     const query = <R>(table: TableDef<R>, index: string, q?: Query) => run((tx) => tx.query(table, index, q));
-    const count = <R>(table: TableDef<R>, index: string, q?: Pick<Query, "equals" | "range">) => run((tx) => tx.count(table, index, q));
+    const count = <R>(table: TableDef<R>, index: string, q?: CountQuery) => run((tx) => tx.count(table, index, q));
 
     describe("Tx.get", () => {
       it("should answer undefined for a row that does not exist", async () => {
@@ -124,6 +131,43 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
         await putAll(Scores, [score("x", 5)]);
         expect(await run((tx) => tx.get(Accounts, "x"))).toEqual(account("x", "ann", 1));
         expect(await run((tx) => tx.get(Scores, "x"))).toEqual(score("x", 5));
+      });
+    });
+
+    describe("Tx.getMany", () => {
+      it("should answer the rows in the order asked, undefined where there is none, and an id asked twice twice", async () => {
+        await putAll(Accounts, [account("a1", "ann", 1), account("a2", "bob", 2), account("a3", "cat", 3)]);
+        expect(await run((tx) => tx.getMany(Accounts, ["a3", "nobody", "a1", "a3"]))).toEqual([
+          account("a3", "cat", 3), undefined, account("a1", "ann", 1), account("a3", "cat", 3),
+        ]);
+        expect(await run((tx) => tx.getMany(Accounts, []))).toEqual([]);
+      });
+
+      it("should see the transaction's own writes and deletes, and keep tables apart", async () => {
+        await putAll(Accounts, [account("a1", "ann", 1), account("x", "xavier", 9)]);
+        await putAll(Scores, [score("x", 5)]);
+        const seen = await run(async (tx) => {
+          await tx.put(Accounts, account("a2", "bob", 2));
+          await tx.delete(Accounts, "a1");
+          return tx.getMany(Accounts, ["a1", "a2", "x"]);
+        });
+        expect(seen).toEqual([undefined, account("a2", "bob", 2), account("x", "xavier", 9)]);
+        expect(await run((tx) => tx.getMany(Scores, ["x"]))).toEqual([score("x", 5)]);
+      });
+
+      it("should give the same rows as get, one by one, for any ids", async () => {
+        await fc.assert(fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { maxLength: 6 }), fc.array(fc.integer({ min: 0, max: 12 }), { maxLength: 8 }), async (stored, asked) => {
+          await storage.clear();
+          await putAll(Scores, stored.map((n) => score(`s${n}`, n)));
+          const ids = asked.map((n) => `s${n}`);
+          const many = await run((tx) => tx.getMany(Scores, ids));
+          const single = await run(async (tx) => {
+            const rows: (Score | undefined)[] = [];
+            for (const id of ids) rows.push(await tx.get(Scores, id));
+            return rows;
+          });
+          expect(many).toEqual(single);
+        }), { numRuns });
       });
     });
 
@@ -235,6 +279,46 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
         })).rejects.toBe(boom);
         expect(await Promise.all(["byScore", "byName", PRIMARY].map((index) => query(Players, index)))).toEqual(before);
         expect(await count(Players, "byScore", { equals: ["b"], range: { gt: 15 } })).toBe(3);
+      });
+
+      it("should finish many concurrent writers of one hot row in a bounded number of runs each, none failing and no update lost", async () => {
+        // The pattern of a counter every write bumps (a ledger's next sequence number): each
+        // writer reads the counter, pauses, writes its own row with the number, and bumps it.
+        const writers = 48;
+        await putAll(Accounts, [account("seq", "sys", 0)]);
+        const runs = await Promise.all(Array.from({ length: writers }, async (_, i) => {
+          let times = 0;
+          await run(async (tx) => {
+            times++;
+            const counter = (await tx.get(Accounts, "seq"))!;
+            await pause();
+            await tx.put(Members, { id: `entry${counter.balance}`, room: `writer${i}` });
+            await tx.put(Accounts, { ...counter, balance: counter.balance + 1 });
+          });
+          return times;
+        }));
+        expect((await run((tx) => tx.get(Accounts, "seq")))?.balance).toBe(writers);
+        const entries = await query(Members, PRIMARY);
+        expect(entries).toHaveLength(writers);
+        expect(new Set(entries.map((entry) => entry.room)).size).toBe(writers);
+        // An adapter may run a transaction again on a conflict, but not without bound.
+        expect(Math.max(...runs)).toBeLessThanOrEqual(MAX_RUNS_UNDER_CONTENTION);
+      });
+
+      it("should read in a read-only transaction, and refuse put and delete there, keeping nothing", async () => {
+        await putAll(Accounts, [account("a1", "ann", 1)]);
+        const seen = await storage.transact(async (tx) => {
+          await expect(tx.put(Accounts, account("a2", "bob", 2))).rejects.toBeInstanceOf(TypeError);
+          await expect(tx.delete(Accounts, "a1")).rejects.toBeInstanceOf(TypeError);
+          return {
+            a1: await tx.get(Accounts, "a1"),
+            many: await tx.getMany(Accounts, ["a1", "a2"]),
+            all: ids(await tx.query(Accounts, PRIMARY)),
+            n: await tx.count(Accounts, PRIMARY),
+          };
+        }, { readOnly: true });
+        expect(seen).toEqual({ a1: account("a1", "ann", 1), many: [account("a1", "ann", 1), undefined], all: ["a1"], n: 1 });
+        expect(ids(await query(Accounts, PRIMARY))).toEqual(["a1"]);
       });
 
       it("should give the exact total for 100 concurrent read-modify-write increments", async () => {
@@ -588,6 +672,17 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
         expect(await count(Scores, "byScore", { equals: ["nope"] })).toBe(0);
       });
 
+      it("should stop at the cap: min(matches, cap)", async () => {
+        await putAll(Scores, Array.from({ length: 12 }, (_, i) => score(`s${String(i).padStart(2, "0")}`, i)));
+        expect(await count(Scores, "byScore", { equals: ["b"], cap: 5 })).toBe(5);
+        expect(await count(Scores, "byScore", { equals: ["b"], cap: 12 })).toBe(12);
+        expect(await count(Scores, "byScore", { equals: ["b"], cap: 100 })).toBe(12);
+        expect(await count(Scores, "byScore", { equals: ["b"], range: { gte: 9 }, cap: 10 })).toBe(3);
+        expect(await count(Scores, "byScore", { cap: 0 })).toBe(0);
+        expect(await count(Scores, PRIMARY, { cap: 4 })).toBe(4);
+        await expect(count(Scores, "byScore", { cap: -1 })).rejects.toBeInstanceOf(RangeError);
+      });
+
       it("should give a rank: how many rows score higher", async () => {
         const rows = Array.from({ length: 50 }, (_, i) => score(`s${i}`, (i * 37) % 101));
         await putAll(Scores, rows);
@@ -595,6 +690,16 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
           const higher = await count(Scores, "byScore", { equals: ["b"], range: { gt: row.score } });
           expect(higher).toBe(rows.filter((other) => other.score > row.score).length);
         }
+      });
+    });
+
+    describe("Storage.init", () => {
+      it("should set up the tables named, any number of times, and leave them usable", async () => {
+        await storage.init([Accounts, Scores, Items, Players, Members]);
+        await storage.init([Accounts]);
+        await putAll(Items, [{ id: "i1", group: "a", n: 1, tag: "t" }]);
+        expect(ids(await query(Items, "byTag", { equals: ["t"] }))).toEqual(["i1"]);
+        expect(await count(Players, "byScore")).toBe(0);
       });
     });
 
@@ -741,11 +846,12 @@ class QueryItems implements ItemCommand {
 }
 
 class CountItems implements ItemCommand {
-  constructor(readonly index: ItemIndex, readonly q: Pick<Query, "equals" | "range">) {}
+  constructor(readonly index: ItemIndex, readonly q: CountQuery) {}
   check = () => true;
   async run(model: ItemModel, storage: Storage) {
     const n = await storage.transact((tx) => tx.count(Items, this.index, this.q));
-    expect(n).toBe(modelMatches(model, this.index, this.q).length);
+    const matches = modelMatches(model, this.index, this.q).length;
+    expect(n).toBe(this.q.cap === undefined ? matches : Math.min(matches, this.q.cap));
   }
   toString = () => `count(${this.index}, ${JSON.stringify(this.q)})`;
 }
@@ -814,6 +920,6 @@ function itemCommands(): fc.Arbitrary<ItemCommand>[] {
     itemId().map((id) => new DeleteItem(id)),
     fc.tuple(fc.array(item(), { maxLength: 3 }), fc.array(itemId(), { maxLength: 2 })).map(([puts, deletes]) => new FailedTransaction(puts, deletes)),
     itemQuery().map(({ index, q }) => new QueryItems(index, q)),
-    itemQuery().map(({ index, q }) => new CountItems(index, { equals: q.equals, range: q.range })),
+    itemQuery().map(({ index, q }) => new CountItems(index, { equals: q.equals, range: q.range, cap: q.limit })),
   ];
 }

@@ -10,7 +10,7 @@
  *
  * The tightest lower and upper bound are kept; an empty range needs no SQL.
  */
-import type { IndexKey, KeyRange, Query } from "@playfield/core";
+import type { CountQuery, IndexKey, KeyRange, Query } from "@playfield/core";
 import { encodeKey, encodePrefixEnd } from "./key-encoding.js";
 import type { IndexLayout, TableLayout } from "./table-layout.js";
 
@@ -47,11 +47,16 @@ export function selectSql(table: TableLayout, index: IndexLayout, query: Query):
 }
 
 /** The count of a query's rows, or null when no row can match. */
-export function countSql(table: TableLayout, index: IndexLayout, query: Pick<Query, "equals" | "range">): Statement | null {
+export function countSql(table: TableLayout, index: IndexLayout, query: CountQuery): Statement | null {
+  const cap = checkCount("count cap", query.cap);
   const params: unknown[] = [];
   const where = whereOf(index, query, params);
-  if (where === null) return null;
-  return { text: `SELECT count(*)::int AS n FROM ${table.sql} WHERE ${where.join(" AND ")}`, params };
+  if (where === null || cap === 0) return null;
+  const rows = `FROM ${table.sql} WHERE ${where.join(" AND ")}`;
+  // With a cap, the database stops reading index entries once it has counted that many.
+  if (cap === undefined) return { text: `SELECT count(*)::int AS n ${rows}`, params };
+  params.push(cap);
+  return { text: `SELECT count(*)::int AS n FROM (SELECT 1 ${rows} LIMIT $${params.length}::bigint) AS capped`, params };
 }
 
 /** The conditions of `equals` and `range` (parameters pushed onto `params`), or null for an empty range. */

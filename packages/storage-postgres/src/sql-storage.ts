@@ -9,7 +9,7 @@
  * rolled back, the table made, and the transaction run again, which the
  * port allows (a transaction's function has no side effects outside it).
  */
-import { UniqueViolation, type Query, type Storage, type TableDef, type Tx } from "@playfield/core";
+import { UniqueViolation, type CountQuery, type Query, type Storage, type TableDef, type TransactOptions, type Tx } from "@playfield/core";
 import { encodeKey } from "./key-encoding.js";
 import { countSql, selectSql } from "./query-sql.js";
 import { backoffMs, DEFAULT_MAX_ATTEMPTS, isRetryable } from "./retry-policy.js";
@@ -31,8 +31,6 @@ export interface SqlStorageOptions {
 export interface SqlStorage extends Storage {
   /** The schema holding the tables. */
   readonly schema: string;
-  /** Creates or migrates these tables now (else each is made on first use). */
-  init(tables: readonly TableDef<any>[]): Promise<void>;
   /** Closes the database connections. */
   close(): Promise<void>;
 }
@@ -72,9 +70,9 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
   // writers of one hot row stop colliding with each other and finish in a bounded number of runs.
   const retryLane = createQueue();
 
-  async function transact<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  async function transact<T>(fn: (tx: Tx) => Promise<T>, options: TransactOptions = {}): Promise<T> {
     for (let attempt = 1, tablesMade = 0; ;) {
-      const run = () => database.session((session) => runOnce(session, fn, layoutOf));
+      const run = () => database.session((session) => runOnce(session, fn, layoutOf, options.readOnly === true));
       const outcome = attempt > OWN_TURNS ? await retryLane(run) : await run();
       if (outcome.kind === "done") return outcome.value;
       if (outcome.kind === "failed") throw outcome.error;
@@ -94,7 +92,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
   return {
     schema,
     transact,
-    init: (tables) => ensure(tables as readonly TableDef<unknown>[]),
+    init: (tables) => ensure(tables as readonly TableDef<never>[] as readonly TableDef<unknown>[]),
     async clear() {
       await database.session(async (session) => {
         const tables = await managedTables(session, schema);
@@ -112,6 +110,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
 const OWN_TURNS = 2;
 
 const BEGIN = "BEGIN ISOLATION LEVEL SERIALIZABLE";
+const BEGIN_READ_ONLY = "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY";
 
 type Outcome<T> =
   | { kind: "done"; value: T }
@@ -127,8 +126,8 @@ class UnknownTable extends Error {
   }
 }
 
-async function runOnce<T>(session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined): Promise<Outcome<T>> {
-  const tx = createTx(session, layoutOf);
+async function runOnce<T>(session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, readOnly: boolean): Promise<Outcome<T>> {
+  const tx = createTx(session, layoutOf, readOnly);
   let value: T;
   try {
     value = await fn(tx.api);
@@ -168,7 +167,7 @@ async function rollback(session: SqlSession): Promise<void> {
 }
 
 /** A transaction on `session`: the port's Tx, and the first failure of a statement (after which the database refuses the rest). */
-function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined) {
+function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, readOnly: boolean) {
   const state = { open: true, begun: false, failure: undefined as unknown };
 
   function live(): void {
@@ -184,6 +183,13 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
     throw error;
   }
 
+  /** The table of a write: refused in a read-only transaction before anything reaches the database. */
+  function writable(def: TableDef<unknown>, verb: string): TableLayout {
+    const table = layout(def);
+    if (readOnly) throw new TypeError(`cannot ${verb} ${def.name} in a read-only transaction`);
+    return table;
+  }
+
   function indexOf(table: TableLayout, index: string): IndexLayout {
     const found = table.byName.get(index);
     if (!found) throw new Error(`no index ${table.def.name}.${index}`);
@@ -195,7 +201,7 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
       if (state.begun) return await session.query<Row>(text, params);
       // The first statement travels with BEGIN, as one simple query: one round trip less per transaction.
       state.begun = true;
-      return await session.query<Row>(`${BEGIN}; ${inlineParams(text, params)}`);
+      return await session.query<Row>(`${readOnly ? BEGIN_READ_ONLY : BEGIN}; ${inlineParams(text, params)}`);
     } catch (error) {
       state.failure ??= error;
       throw error;
@@ -208,8 +214,23 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
       const rows = await run<{ data: string }>(`SELECT data FROM ${table.sql} WHERE id = $1::bytea`, [primaryKeyBytes(table, id)]);
       return rows.length === 0 ? undefined : decodeRow<R>(rows[0]!.data);
     },
-    async put<R>(def: TableDef<R>, row: R) {
+    async getMany<R>(def: TableDef<R>, ids: readonly string[]) {
       const table = layout(def as TableDef<unknown>);
+      if (ids.length === 0) return [];
+      const hexIds = ids.map((id) => hex(primaryKeyBytes(table, id)));
+      // One statement for all ids: the ids go as one text of hex keys, which any driver binds alike.
+      const rows = await run<{ h: string; data: string }>(
+        `SELECT encode(id, 'hex') AS h, data FROM ${table.sql} WHERE id IN (SELECT decode(x, 'hex') FROM unnest(string_to_array($1::text, ',')) AS x)`,
+        [hexIds.join(",")],
+      );
+      const found = new Map(rows.map((row) => [row.h, row.data]));
+      return hexIds.map((h) => {
+        const data = found.get(h);
+        return data === undefined ? undefined : decodeRow<R>(data);
+      });
+    },
+    async put<R>(def: TableDef<R>, row: R) {
+      const table = writable(def as TableDef<unknown>, "put into");
       const id = def.primaryKey(row);
       if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
       const keys = table.indexes.map((index) => encodedKeyOf(def.name, index, row));
@@ -222,7 +243,7 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
       }
     },
     async delete<R>(def: TableDef<R>, id: string) {
-      const table = layout(def as TableDef<unknown>);
+      const table = writable(def as TableDef<unknown>, "delete from");
       const rows = await run(`DELETE FROM ${table.sql} WHERE id = $1::bytea RETURNING 1`, [primaryKeyBytes(table, id)]);
       return rows.length > 0;
     },
@@ -233,7 +254,7 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
       const rows = await run<{ data: string }>(statement.text, statement.params);
       return rows.map((row) => decodeRow<R>(row.data));
     },
-    async count<R>(def: TableDef<R>, index: string, query: Pick<Query, "equals" | "range"> = {}) {
+    async count<R>(def: TableDef<R>, index: string, query: CountQuery = {}) {
       const table = layout(def as TableDef<unknown>);
       const statement = countSql(table, indexOf(table, index), query);
       if (statement === null) return 0;
@@ -260,6 +281,10 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
 function primaryKeyBytes(table: TableLayout, id: string): Uint8Array {
   if (typeof id !== "string") throw new TypeError(`table ${table.def.name}: the primary key must be a string`);
   return encodeKey([id]);
+}
+
+function hex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -64,7 +64,7 @@ export function ident(name: string): string {
 
 /** The version an index is declared with (1 when not given): a new version re-encodes stored keys. */
 export function indexVersion(def: TableDef<unknown>, name: string): number {
-  const version = (def.indexes[name] as { version?: number } | undefined)?.version ?? 1;
+  const version = def.indexes[name]?.version ?? 1;
   if (!Number.isInteger(version) || version < 1) throw new Error(`index ${def.name}.${name}: version must be a whole number ≥ 1`);
   return version;
 }

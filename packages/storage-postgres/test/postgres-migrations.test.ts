@@ -92,7 +92,7 @@ describe.skipIf(url === null)("PostgreSQL migrations", () => {
       for (const row of [account("a1", "ann", 30), account("a2", "bob", 10), account("a3", "cat", 20)]) await tx.put(v1, row);
     });
     // The same index, now keyed by owner: a new key function comes with a new version.
-    const v2 = accounts({ byRank: { key: (row) => [row.owner], version: 2 } as IndexDef<Account> });
+    const v2 = accounts({ byRank: { key: (row) => [row.owner], version: 2 } });
     const second = open(schema);
     await second.init([v2]);
     expect((await second.transact((tx) => tx.query(v2, "byRank"))).map((row) => row.id)).toEqual(["a1", "a2", "a3"]);

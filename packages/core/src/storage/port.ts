@@ -14,6 +14,12 @@ export interface IndexDef<Row> {
   key: (row: Row) => IndexKey | null;
   /** At most one row per key: a put that would break it throws `UniqueViolation`. */
   unique?: boolean;
+  /**
+   * The version of `key` (default 1). Raise it whenever `key` changes what it
+   * answers for rows already stored: an adapter that stores keys (the
+   * PostgreSQL adapter does) then computes them again for every row.
+   */
+  version?: number;
 }
 
 /** A table: its name, its primary key and its indexes. Declared once, in `tables.ts`. */
@@ -60,6 +66,16 @@ export interface Query {
   after?: Cursor;
 }
 
+/** What `count` matches, and a cap on the answer. */
+export interface CountQuery extends Pick<Query, "equals" | "range"> {
+  /**
+   * Count no further than this: the answer is min(matches, cap). An adapter
+   * that counts by walking rows (SQL's count(*)) stops there, so "are there
+   * at least n" and "how many, up to 1,000" stay cheap on large tables.
+   */
+  cap?: number;
+}
+
 /** A position in an index: the row's full index key and its primary key. */
 export interface Cursor {
   key: IndexKey;
@@ -69,14 +85,30 @@ export interface Cursor {
 /** A transaction. Reads see the transaction's own writes. */
 export interface Tx {
   get<R>(table: TableDef<R>, id: string): Promise<R | undefined>;
+  /**
+   * Rows by primary key, in the order of `ids` (undefined where there is no
+   * row; an id asked twice is answered twice). One read, where `get` in a
+   * loop is one per id: on a database, one round trip instead of n.
+   */
+  getMany<R>(table: TableDef<R>, ids: readonly string[]): Promise<(R | undefined)[]>;
   /** Inserts or replaces by primary key. Rows are stored as given: do not mutate them afterwards. */
   put<R>(table: TableDef<R>, row: R): Promise<void>;
   /** Deletes by primary key; answers whether the row existed. */
   delete<R>(table: TableDef<R>, id: string): Promise<boolean>;
   /** Rows by a declared index, or by PRIMARY_INDEX (`"primary"`: the primary key). */
   query<R>(table: TableDef<R>, index: string, query?: Query): Promise<R[]>;
-  /** How many rows match `equals` and `range` (offset, limit and after are ignored). O(log n) in the memory adapter. */
-  count<R>(table: TableDef<R>, index: string, query?: Pick<Query, "equals" | "range">): Promise<number>;
+  /** How many rows match `equals` and `range`, at most `cap`. O(log n) in the memory adapter; on SQL, O(min(matches, cap)). */
+  count<R>(table: TableDef<R>, index: string, query?: CountQuery): Promise<number>;
+}
+
+/** How a transaction runs. */
+export interface TransactOptions {
+  /**
+   * The transaction only reads: `put` and `delete` reject (with a
+   * `TypeError`), and an adapter may run it more cheaply (PostgreSQL: a
+   * READ ONLY transaction, which conflicts with fewer writers).
+   */
+  readOnly?: boolean;
 }
 
 /** The port an adapter implements. */
@@ -86,7 +118,14 @@ export interface Storage {
    * on a conflict, so `fn` has no side effects outside `tx`. If `fn` throws,
    * nothing it wrote is kept and the error is rethrown.
    */
-  transact<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  transact<T>(fn: (tx: Tx) => Promise<T>, options?: TransactOptions): Promise<T>;
+  /**
+   * Sets up these tables now (an adapter that creates tables or migrates
+   * them does it here, before the first transaction needs them), e.g.
+   * `init(allTables)` when a server starts. Tables not named are set up on
+   * first use. Calling it again is harmless.
+   */
+  init(tables: readonly TableDef<never>[]): Promise<void>;
   /** Drops every row (tests reset between cases). */
   clear(): Promise<void>;
   /**

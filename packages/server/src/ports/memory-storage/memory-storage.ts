@@ -7,7 +7,7 @@
  * (through the same `write` as a put) before the error is rethrown, and no
  * other transaction ever saw the partial state.
  */
-import { PRIMARY_INDEX, type Query, type Storage, type StorageSnapshot, type TableDef, type Tx } from "@playfield/core";
+import { PRIMARY_INDEX, type CountQuery, type Query, type Storage, type StorageSnapshot, type TableDef, type TransactOptions, type Tx } from "@playfield/core";
 import { createTableStore, type RowVersion, type TableStore } from "./table-store.js";
 
 /** What one write replaced, to undo it. */
@@ -48,25 +48,34 @@ export function createMemoryStorage(): Storage {
     return result;
   }
 
-  async function runTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  async function runTransaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactOptions = {}): Promise<T> {
     const undo: UndoRecord[] = [];
     let open = true;
     const live = () => {
       if (!open) throw new Error("transaction already finished: use the tx only inside its transact callback");
+    };
+    const writable = (verb: string, table: TableDef<unknown>) => {
+      live();
+      if (options.readOnly) throw new TypeError(`cannot ${verb} ${table.name} in a read-only transaction`);
     };
     const tx: Tx = {
       async get<R>(table: TableDef<R>, id: string) {
         live();
         return storeOf(table).get(id);
       },
-      async put<R>(table: TableDef<R>, row: R) {
+      async getMany<R>(table: TableDef<R>, ids: readonly string[]) {
         live();
+        const store = storeOf(table);
+        return ids.map((id) => store.get(id));
+      },
+      async put<R>(table: TableDef<R>, row: R) {
+        writable("put into", table as TableDef<unknown>);
         const store = storeOf(table);
         const { id, version } = store.prepare(row);
         undo.push({ store: store as TableStore, id, previous: store.write(id, version) as RowVersion | undefined });
       },
       async delete<R>(table: TableDef<R>, id: string) {
-        live();
+        writable("delete from", table as TableDef<unknown>);
         const store = storeOf(table);
         const previous = store.write(id, undefined) as RowVersion | undefined;
         if (previous === undefined) return false;
@@ -77,9 +86,11 @@ export function createMemoryStorage(): Storage {
         live();
         return storeOf(table).query(index, query);
       },
-      async count<R>(table: TableDef<R>, index: string, query: Pick<Query, "equals" | "range"> = {}) {
+      async count<R>(table: TableDef<R>, index: string, query: CountQuery = {}) {
         live();
-        return storeOf(table).count(index, query);
+        const cap = checkCap(query.cap);
+        const n = storeOf(table).count(index, query);
+        return cap === undefined ? n : Math.min(n, cap);
       },
     };
     try {
@@ -96,7 +107,11 @@ export function createMemoryStorage(): Storage {
   }
 
   return {
-    transact: (fn) => enqueue(() => runTransaction(fn)),
+    transact: (fn, options) => enqueue(() => runTransaction(fn, options)),
+    // Stores are made on first use anyway; made here, a table's indexes are checked up front.
+    init: async (tables) => {
+      for (const table of tables) storeOf(table as TableDef<unknown>);
+    },
     clear: () => enqueue(async () => {
       for (const store of stores.values()) store.clear();
     }),
@@ -138,4 +153,9 @@ function tablesOf(snapshot: StorageSnapshot): TableCopy[] {
     throw new TypeError(`a snapshot of ${JSON.stringify(snapshot.adapter)} storage cannot be restored into the memory storage`);
   }
   return snapshot.data as TableCopy[];
+}
+
+function checkCap(cap: number | undefined): number | undefined {
+  if (cap !== undefined && (!Number.isInteger(cap) || cap < 0)) throw new RangeError(`count cap must be a whole number ≥ 0, got ${cap}`);
+  return cap;
 }

@@ -1,4 +1,6 @@
 import { cpSync, existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -72,6 +74,19 @@ describe("playfield-scripts' command line", () => {
       const run = await runBin(args, { keepStdinOpen: true });
       expect({ args, code: run.code, stdout: run.stdout }).toEqual({ args, code: 2, stdout: "" });
       expect(run.stderr).toContain(`playfield-scripts: ${message}`);
+    }
+  }, 60_000);
+
+  it("should say which port is taken and how to choose another", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const run = await runBin(["serve", "--port", String(port)], { keepStdinOpen: true });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`playfield-scripts: port ${port} is taken; choose another with --port N (0 picks a free one)\n`);
+    } finally {
+      taken.close();
     }
   }, 60_000);
 

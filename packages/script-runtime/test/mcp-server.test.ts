@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -54,5 +55,40 @@ describe("playfield-scripts mcp", () => {
     const unknown = await client.callTool({ name: "script_nothing", arguments: {} });
     expect(unknown.isError).toBe(true);
     expect(json(unknown)).toEqual({ code: "not_found", message: "unknown tool: script_nothing" });
+  }, 60_000);
+});
+
+describe("playfield-scripts mcp with hostile input", () => {
+  it("should answer what it can of malformed lines and go on serving, ending when its input ends", async () => {
+    const child = spawn(process.execPath, [BIN, "mcp", "--manual-ticks"], { stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => { out += d.toString(); });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const rpc = (id: number, method: string, params: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method, params });
+    child.stdin.write([
+      "not json",
+      "[[[[[[[[[[",
+      "[".repeat(100_000) + "]".repeat(100_000),
+      JSON.stringify({ jsonrpc: "2.0" }),
+      rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } }),
+      JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"runtime_emit","arguments":{"event":"e","data":${"[".repeat(10_000)}${"]".repeat(10_000)}}}}`,
+      rpc(3, "tools/call", { name: "script_load", arguments: "nope" }),
+      rpc(4, "tools/call", { name: "__proto__", arguments: {} }),
+      rpc(5, "no/such/method", {}),
+      rpc(6, "tools/list", {}),
+    ].join("\n") + "\n");
+    const answered = async (id: number) => {
+      for (let i = 0; i < 600 && !out.split("\n").some((l) => l.includes(`"id":${id}`)); i++) await new Promise((r) => setTimeout(r, 50));
+      return JSON.parse(out.split("\n").find((l) => l.includes(`"id":${id}`))!) as { result?: { isError?: boolean; content?: { text: string }[]; tools?: { name: string }[] }; error?: { code: number } };
+    };
+    expect((await answered(6)).result?.tools?.map((t) => t.name)).toEqual(expect.arrayContaining(["script_load", "script_list", "runtime_step"]));
+    expect((await answered(2)).result?.isError).toBe(true);
+    expect(JSON.parse((await answered(2)).result!.content![0]!.text)).toEqual({ code: "invalid_argument", message: "runtime.emit: data: nested deeper than 64 levels" });
+    expect((await answered(3)).error?.code ?? (await answered(3)).result?.isError).toBeTruthy();
+    expect((await answered(4)).result?.isError).toBe(true);
+    expect((await answered(5)).error?.code).toBe(-32601);
+    child.stdin.end();
+    expect(await exited).toBe(0);
   }, 60_000);
 });

@@ -26,6 +26,12 @@ describe("commandTools", () => {
       expect(tool.inputSchema).toEqual({ ...schema, type: "object" });
     }
     expect(commands.map((c) => c.name)).toEqual(expect.arrayContaining(["script.load", "script.list", "runtime.step", "editor.scripts.check", "editor.scripts.load"]));
+    // An agent reads what each argument is from the schema.
+    for (const name of ["script.load", "runtime.step", "runtime.emit", "script.types", "editor.scripts.save", "editor.scripts.panel", "editor.scripts.live_reload"]) {
+      const properties = tools.find((t) => t.command === name)!.tool.inputSchema.properties as Record<string, { description?: string }>;
+      for (const [field, schema] of Object.entries(properties)) expect(schema.description, `${name} ${field}`).toMatch(/\w/);
+    }
+    expect(tools.find((t) => t.command === "script.types")!.tool.inputSchema.properties).toMatchObject({ format: { enum: ["ts", "py", "md", "json"] } });
   });
 });
 

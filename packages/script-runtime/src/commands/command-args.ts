@@ -13,7 +13,8 @@ export const ScriptName = z.string(required("a string"))
   .min(1, "must not be empty")
   .max(100, "at most 100 characters")
   .regex(/^[A-Za-z0-9_][A-Za-z0-9_./-]*$/, "letters, digits, _ - . and / only, not starting with . - or /")
-  .refine((name) => name.split("/").every((part) => part !== "" && part !== "." && part !== ".."), "no folder named . or .. and no empty folder name");
+  .refine((name) => name.split("/").every((part) => part !== "" && part !== "." && part !== ".."), "no folder named . or .. and no empty folder name")
+  .describe("The script's name: letters, digits, _ - . and / (folders), at most 100 characters; for a project file, its path in scripts/ without extension");
 
 /** The languages a script may be written in. */
 export const ScriptLanguage = z.enum(["js", "py"], { error: () => 'expected "js" or "py"' });
@@ -22,13 +23,13 @@ export type ScriptLanguage = z.infer<typeof ScriptLanguage>;
 /** Arguments of `script.load`. */
 export const ScriptLoadArgs = z.object({
   name: ScriptName,
-  source: z.string(required("a string")),
+  source: z.string(required("a string")).describe("The script's source: a module whose default export holds its handlers"),
   /** The source's language; default: the configuration's `language` (itself "js" by default). */
-  language: ScriptLanguage.optional(),
-  player: z.string().min(1).optional(),
-  roles: z.array(z.string()).optional(),
-  owner: z.boolean().optional(),
-  friend: z.boolean().optional(),
+  language: ScriptLanguage.optional().describe("The source's language, js or py; default: the configuration's language (js)"),
+  player: z.string().min(1).optional().describe("Load it as this player's live script (the player's id); without it, the game's own script"),
+  roles: z.array(z.string()).optional().describe("The player's roles (with player)"),
+  owner: z.boolean().optional().describe("The player owns the place (with player)"),
+  friend: z.boolean().optional().describe("The player is a friend of the owner (with player)"),
 }).superRefine((args, ctx) => {
   if (args.player !== undefined) return;
   for (const key of ["roles", "owner", "friend"] as const) {
@@ -44,7 +45,7 @@ export const ScriptNameArgs = z.object({ name: ScriptName });
 export const NoArgs = z.object({});
 
 /** Arguments of the host command `runtime.step`. */
-export const RuntimeStepArgs = z.object({ ticks: z.number().int().min(0).max(1_000_000).default(1) });
+export const RuntimeStepArgs = z.object({ ticks: z.number().int().min(0).max(1_000_000).default(1).describe("How many fixed ticks to advance now") });
 
 /** The deepest a command's JSON data may nest (as `this.state`). */
 export const MAX_DATA_DEPTH = 64;
@@ -75,6 +76,6 @@ export const JsonData = z.unknown().superRefine((value, ctx) => {
 
 /** Arguments of the host command `runtime.emit`. */
 export const RuntimeEmitArgs = z.object({
-  event: z.string(required("a string")).min(1).max(100),
+  event: z.string(required("a string")).min(1).max(100).describe("The event's name: scripts' on.<event> (or onEvent) handlers get it on the next tick"),
   data: JsonData.optional(),
 });

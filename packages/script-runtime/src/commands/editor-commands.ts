@@ -32,7 +32,7 @@ export function editorCommands(editor: ScriptEditor): CommandSpec<ScriptHost>[] 
     defineCommand({
       name: "editor.scripts.panel",
       summary: "Show (open true, the default) or hide the Scripts panel; answers {open}.",
-      args: z.object({ open: z.boolean(required("a boolean")).default(true) }),
+      args: z.object({ open: z.boolean(required("a boolean")).default(true).describe("true shows the panel, false hides it") }),
       run: (args) => {
         editor.panel.open = args.open;
         return { open: editor.panel.open };
@@ -65,7 +65,7 @@ export function editorCommands(editor: ScriptEditor): CommandSpec<ScriptHost>[] 
     defineCommand({
       name: "editor.scripts.live_reload",
       summary: "Turn live reload on or off (on by default); answers {live_reload}.",
-      args: z.object({ on: z.boolean(required("a boolean")) }),
+      args: z.object({ on: z.boolean(required("a boolean")).describe("true turns live reload on, false off") }),
       run: (args) => {
         editor.panel.live_reload = args.on;
         return { live_reload: editor.panel.live_reload };
@@ -95,7 +95,7 @@ export function editorCommands(editor: ScriptEditor): CommandSpec<ScriptHost>[] 
     defineCommand({
       name: "editor.scripts.save",
       summary: "Save a script file from the code editor (a new name makes a .js file); live reload reloads it if it runs.",
-      args: z.object({ name: ScriptName, source: z.string(required("a string")).max(16 * 1024 * 1024) }),
+      args: z.object({ name: ScriptName, source: z.string(required("a string")).max(16 * 1024 * 1024).describe("The file's new text") }),
       run: async (args) => {
         const modulePath = editor.folder.find(args.name)?.modulePath ?? `${args.name}.js`;
         const file = resolve(editor.folder.scriptsDir, modulePath);

@@ -12,10 +12,13 @@ const FORMATS = Object.values(TypesFormat);
 
 /** Arguments of `script.types`: `format` (required), `player`, `roles` (with `player`). */
 export const ScriptTypesArgs = z.object({
-  format: z.string({ error: (issue) => (issue.input === undefined ? "required argument missing (one of ts, py, md, json)" : "expected a string: one of ts, py, md, json") })
-    .refine((f): f is TypesFormat => (FORMATS as string[]).includes(f), { error: (issue) => `unknown format ${JSON.stringify(issue.input)}: one of ts, py, md, json` }),
-  player: z.boolean().optional(),
-  roles: z.array(z.string()).optional(),
+  format: z.enum(FORMATS as [TypesFormat, ...TypesFormat[]], {
+    error: (issue) => (issue.input === undefined ? "required argument missing (one of ts, py, md, json)"
+      : typeof issue.input !== "string" ? "expected a string: one of ts, py, md, json"
+        : `unknown format ${JSON.stringify(issue.input.slice(0, 100))}: one of ts, py, md, json`),
+  }).describe("ts (TypeScript declarations), py (Python stubs), md (a reference page) or json (the entries)"),
+  player: z.boolean().optional().describe("true: the view of a player's live script instead of the game's own scripts'"),
+  roles: z.array(z.string()).optional().describe("The player's roles (with player true)"),
 }).superRefine((args, ctx) => {
   if (args.roles !== undefined && args.player !== true) ctx.addIssue({ code: "custom", path: ["roles"], message: "only with player true" });
 });
@@ -40,6 +43,6 @@ export const kindCommands: CommandSpec<ScriptHost>[] = [
     name: "script.types",
     summary: "Declarations of the script API: format ts, py, md or json; player true (with roles) for a player's live script's view.",
     args: ScriptTypesArgs,
-    run: (args, host: ScriptHost) => renderTypes(viewOf(host, args.player, args.roles), args.format as TypesFormat),
+    run: (args, host: ScriptHost) => renderTypes(viewOf(host, args.player, args.roles), args.format),
   }),
 ] as CommandSpec<ScriptHost>[];

@@ -145,15 +145,29 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
     written = 0;
   };
   /** Reads an answer, freeing what the engine allocated for it. */
+  // Views of the memory, made again only when it has grown (a tick makes none).
+  let viewed: ArrayBuffer | undefined;
+  let view = new DataView(new ArrayBuffer(0));
+  let bytes = new Uint8Array(0);
+  const views = () => {
+    if (viewed !== e.memory.buffer) {
+      viewed = e.memory.buffer;
+      view = new DataView(viewed);
+      bytes = new Uint8Array(viewed);
+    }
+  };
   const answer = (): PyValue => {
-    const view = new DataView(e.memory.buffer);
+    views();
     const kind = view.getInt32(out, true);
     switch (kind) {
       case KIND_NONE: return null;
       case KIND_BOOL: return view.getInt32(out + 4, true) !== 0;
       case KIND_INT: return view.getInt32(out + 4, true);
       case KIND_FLOAT: return view.getFloat64(out + 4, true);
-      case KIND_STR: return decoder.decode(new Uint8Array(e.memory.buffer, view.getUint32(out + 8, true), view.getUint32(out + 4, true)));
+      case KIND_STR: {
+        const start = view.getUint32(out + 8, true);
+        return decoder.decode(bytes.subarray(start, start + view.getUint32(out + 4, true)));
+      }
       case KIND_EXCEPTION: {
         const ptr = view.getUint32(out + 8, true);
         const text = decoder.decode(new Uint8Array(e.memory.buffer, ptr, view.getUint32(out + 4, true)));
@@ -174,12 +188,12 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
     }
   };
   const withString = <T>(text: string, f: (ptr: number, len: number) => T): T => {
-    const bytes = encoder.encode(text);
-    const ptr = housekeeping(() => e.malloc(bytes.length + 1));
-    new Uint8Array(e.memory.buffer).set(bytes, ptr);
-    new Uint8Array(e.memory.buffer)[ptr + bytes.length] = 0;
+    const encoded = encoder.encode(text);
+    const ptr = housekeeping(() => e.malloc(encoded.length + 1));
+    new Uint8Array(e.memory.buffer).set(encoded, ptr);
+    new Uint8Array(e.memory.buffer)[ptr + encoded.length] = 0;
     try {
-      return f(ptr, bytes.length);
+      return f(ptr, encoded.length);
     } finally {
       housekeeping(() => e.free(ptr));
     }
@@ -204,17 +218,18 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
       const argBuffer = (argv ??= housekeeping(() => e.malloc(12 * ARGS)));
       if (args.length > ARGS) throw new Error(`at most ${ARGS} arguments`);
       try {
-        let view = new DataView(e.memory.buffer);
-        args.forEach((arg, i) => {
+        views();
+        for (let i = 0; i < args.length; i++) {
+          const arg = args[i]!;
           const at = argBuffer + 12 * i;
           if (typeof arg === "string") {
-            const bytes = encoder.encode(arg);
-            const ptr = housekeeping(() => e.malloc(bytes.length + 1));
+            const encoded = encoder.encode(arg);
+            const ptr = housekeeping(() => e.malloc(encoded.length + 1));
             // The engine frees the string once it has made a Python str of it.
-            view = new DataView(e.memory.buffer);
-            new Uint8Array(e.memory.buffer).set(bytes, ptr);
+            views();
+            bytes.set(encoded, ptr);
             view.setInt32(at, JS_STRING, true);
-            view.setInt32(at + 4, bytes.length, true);
+            view.setInt32(at + 4, encoded.length, true);
             view.setInt32(at + 8, ptr, true);
           } else if (Number.isInteger(arg) && arg >= -(2 ** 31) && arg < 2 ** 31) {
             view.setInt32(at, JS_INTEGER, true);
@@ -223,7 +238,7 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
             view.setInt32(at, JS_DOUBLE, true);
             view.setFloat64(at + 4, arg, true);
           }
-        });
+        }
         e.proxy_c_to_js_call(ref, args.length, argBuffer, out);
         return answer();
       } finally {

@@ -14,7 +14,7 @@ import { chromiumPath, launchChromium } from "../../../scripts/browser/launch-ch
  */
 
 const here = fileURLToPath(new URL("..", import.meta.url));
-const cli = fileURLToPath(new URL("../../../packages/server-memory/src/cli.ts", import.meta.url));
+const cli = fileURLToPath(new URL("../../../packages/server/src/cli.ts", import.meta.url));
 const STEP = { timeout: 15_000 };
 
 /** Polls until the page shows what is expected (a realtime event may take a moment). */
@@ -152,13 +152,14 @@ describe.runIf(chromiumPath)("the web lobby in two browsers", () => {
     await eventually(() => chat(ada)).toEqual(both);
     await eventually(() => chat(bob)).toEqual(both);
     await eventually(() => ada.locator("#notice").textContent()).toBe("");
+    // The README's picture: both in Sky Islands, talking.
+    if (process.env.PLAYFIELD_UPDATE_SCREENSHOTS) await ada.screenshot({ path: `${here}lobby.png`, clip: { x: 0, y: 0, width: 1100, height: 400 } });
   });
 
   it("should see Bob leave on Ada's roster, with no page error on the way", STEP, async () => {
     await bob.getByRole("button", { name: "Leave" }).click();
     await eventually(() => roster(ada)).toEqual(["ada_l"]);
     await eventually(() => presenceOf(ada, "bob_b").textContent()).toBe("online");
-    if (process.env.PLAYFIELD_UPDATE_SCREENSHOTS) await ada.screenshot({ path: `${here}lobby.png` });
     expect(pageErrors).toEqual([]);
   });
 });

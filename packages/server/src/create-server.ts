@@ -7,6 +7,7 @@ import { createSystemClock, type Clock } from "./ports/clock.js";
 import { createRandomIds } from "./ports/ids.js";
 import { withProviders } from "./ports/payments/index.js";
 import { createLocalRealtimeHub } from "./ports/realtime-hub.js";
+import { createCors, withCors, type Cors } from "./routes/cors.js";
 import { createFetchHandler, type FetchHandler, type RawRoute } from "./routes/fetch-handler.js";
 import { serverRoutes } from "./routes/server-routes.js";
 import { createRouter } from "./rpc/router.js";
@@ -26,6 +27,8 @@ export interface Server {
   handle: FetchHandler;
   /** The RPC layer alone: adapters that can skip building a `Request` call it directly. */
   rpc: RpcHandler;
+  /** Which web origins may call the API (`webOrigins`, and loopback outside production); `handle` applies it, adapters that call `rpc` directly too. */
+  cors: Cors;
   clock: Clock;
   deps: ServerDeps;
   /** Back-office actions that are not part of the public API: move payouts, grant credits, the report queue. */
@@ -71,10 +74,12 @@ export function createServer(options: ServerOptions): Server {
   };
   const rawRoutes: RawRoute[] = [serverRoutes(deps), ...serviceRoutes(deps), adminReportsRoute(deps, options.operatorToken)];
   const rpc = createRpcHandler(deps, createRouter(implementations), onInternalError);
-  const handle = createFetchHandler(rpc, rawRoutes, onInternalError);
+  const cors = createCors(config);
+  const handle = withCors(createFetchHandler(rpc, rawRoutes, onInternalError), cors);
   return {
     handle,
     rpc,
+    cors,
     fetch: (input, init) => handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
     clock,
     deps,

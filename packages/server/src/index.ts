@@ -23,6 +23,7 @@ export type { ServerConfig, ServerDeps } from "./server-deps.js";
 // Symbols above should be relevant to end users.
 // Symbols below should only be relevant for other libraries (adapters, the test kit).
 export { createFetchHandler, type FetchHandler, type RequestEnv, type RawRoute } from "./routes/fetch-handler.js";
+export { createCors, withCors, CORS_ALLOW_HEADERS, type Cors } from "./routes/cors.js";
 export { createRpcHandler, MAX_BODY_BYTES, type RpcHandler, type IncomingCall, type Answer } from "./rpc/rpc-handler.js";
 export { createRouter, type Route, type ServiceImpl, type MethodImpl, type HandlerContext, type Implementations } from "./rpc/router.js";
 export type { Caller } from "./rpc/caller.js";

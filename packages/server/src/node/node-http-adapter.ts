@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fail } from "@playfield/core";
+import type { Cors } from "../routes/cors.js";
 import type { FetchHandler } from "../routes/fetch-handler.js";
 import { errorAnswer, MAX_BODY_BYTES, type Answer, type RpcHandler } from "../rpc/rpc-handler.js";
 
@@ -7,6 +8,8 @@ import { errorAnswer, MAX_BODY_BYTES, type Answer, type RpcHandler } from "../rp
 export interface NodeApp {
   handle: FetchHandler;
   rpc?: RpcHandler;
+  /** The CORS policy the fetch handler applies, applied here to the RPC answers that skip it. */
+  cors?: Cors;
 }
 
 /**
@@ -39,14 +42,18 @@ export function nodeHttpAdapter(app: NodeApp): (req: IncomingMessage, res: Serve
       if (refused) return;
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       const path = pathOf(req.url ?? "/");
-      const route = app.rpc?.route(path);
+      // Preflights go through the fetch handler, which answers them on every path.
+      const route = req.method === "OPTIONS" ? undefined : app.rpc?.route(path);
+      const origin = req.headers.origin;
       const done = route
         ? app.rpc!.handle(route, {
             method: req.method ?? "GET",
             header: (name) => headerOf(req, name),
             text: async () => body.toString("utf8"),
             clientAddress: req.socket.remoteAddress ?? null,
-          }).then((answer) => writeAnswer(res, answer))
+          }).then((answer) => writeAnswer(res, origin === undefined || !app.cors
+            ? answer
+            : { ...answer, headers: app.cors.withHeaders(answer.headers, origin) }))
         : viaFetch(app.handle, req, res, body);
       done.catch(() => {
         if (!res.headersSent) writeAnswer(res, errorAnswer(fail.invalid("request could not be read")));

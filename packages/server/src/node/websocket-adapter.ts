@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
+import { createCors } from "../routes/cors.js";
 import type { ServerDeps } from "../server-deps.js";
 import { createRealtimeEndpoint, RealtimeCloseCode, type RealtimeEndpointOptions, type RealtimePeer } from "../realtime/realtime-endpoint.js";
 
@@ -39,11 +40,18 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? 64 * 1024, perMessageDeflate: false });
   const live = new Map<WebSocket, { peer: RealtimePeer; alive: boolean }>();
 
+  // Browsers send no preflight before a WebSocket: the upgrade itself checks the page's origin.
+  const cors = createCors(deps.config);
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     if ((q === -1 ? url : url.slice(0, q)) !== path || req.method !== "GET") {
       socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+      return;
+    }
+    if (!cors.allowsUpgrade(req.headers.origin, req.headers.host)) {
+      const body = `origin ${req.headers.origin} is not allowed: add it to the server's webOrigins`;
+      socket.end(`HTTP/1.1 403 Forbidden\r\nconnection: close\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws));

@@ -13,7 +13,8 @@ export type FetchHandler = (request: Request, env?: RequestEnv) => Promise<Respo
 export type RawRoute = (request: Request, url: URL) => Promise<Response | null> | Response | null;
 
 export function toResponse(answer: Answer): Response {
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  // A 204 (a preflight's answer) may have no body at all, not even an empty one.
+  return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
 }
 
 /**

@@ -1,0 +1,116 @@
+import { Code, PlayfieldError } from "@playfield/core";
+import { errorAnswer, type Answer } from "../rpc/rpc-handler.js";
+import type { ServerConfig } from "../server-deps.js";
+import { isAllowedOrigin } from "../services/identity/origins.js";
+import { toResponse, type FetchHandler } from "./fetch-handler.js";
+
+/*
+ * CORS: which web pages on other origins may call the API, and the headers
+ * that tell their browser so. The allowed origins are those RedeemHandoff
+ * accepts: the configured `webOrigins`, and loopback origins outside
+ * production (a Vite dev server on http://localhost:5173). See docs/protocol.md.
+ */
+
+/** The headers a page may send: the client's (authorization, content-type, x-svc-client) and Connect's. */
+export const CORS_ALLOW_HEADERS = "authorization, content-type, x-svc-client, connect-protocol-version, connect-timeout-ms, x-user-agent";
+const ALLOW_METHODS = "GET, POST, OPTIONS";
+// How long a browser may keep a preflight's answer (Chromium keeps at most 2 hours).
+const MAX_AGE_SECONDS = "7200";
+// Origins whose verdict is remembered: a page calls from one origin, so a few cover a deployment;
+// past this many (a client making origins up) each is checked again rather than kept.
+const REMEMBERED_ORIGINS = 256;
+
+/** The CORS policy of a server. */
+export interface Cors {
+  /** Whether pages of this origin may call the API. */
+  allows(origin: string): boolean;
+  /**
+   * An answer's headers with CORS's added for a request from `origin`: the
+   * origin echoed when allowed (never `*`, and no credentials: the API takes
+   * bearer tokens, not cookies), and `Vary: Origin` in every case.
+   */
+  withHeaders(headers: Record<string, string>, origin: string | null): Record<string, string>;
+  /** The answer to a preflight (`OPTIONS`) request to any path. */
+  preflight(request: { origin: string | null; privateNetwork: boolean }): Answer;
+  /**
+   * Whether a WebSocket upgrade may proceed: no `Origin` (not a browser),
+   * the server's own origin (a page it served), or an allowed one.
+   */
+  allowsUpgrade(origin: string | undefined, host: string | undefined): boolean;
+}
+
+/**
+ * Creates the CORS policy of a server's configuration.
+ *
+ * @example
+ * const cors = createCors({ webOrigins: ["https://game.example"], environment: "production" });
+ * cors.allows("https://game.example"); // true
+ */
+export function createCors(config: Pick<ServerConfig, "webOrigins" | "environment">): Cors {
+  const verdicts = new Map<string, boolean>();
+  const allows = (origin: string) => {
+    let allowed = verdicts.get(origin);
+    if (allowed === undefined) {
+      allowed = isAllowedOrigin(origin, config);
+      if (verdicts.size < REMEMBERED_ORIGINS) verdicts.set(origin, allowed);
+    }
+    return allowed;
+  };
+  return {
+    allows,
+    withHeaders(headers, origin) {
+      const vary = headers.vary ? `${headers.vary}, origin` : "origin";
+      return origin !== null && allows(origin)
+        ? { ...headers, "access-control-allow-origin": origin, vary }
+        : { ...headers, vary };
+    },
+    preflight({ origin, privateNetwork }) {
+      if (origin === null) return { status: 204, headers: { allow: ALLOW_METHODS }, body: "" };
+      if (!allows(origin)) {
+        return errorAnswer(new PlayfieldError(Code.PermissionDenied, `origin ${origin} is not allowed: add it to the server's webOrigins`), { vary: "origin" });
+      }
+      return {
+        status: 204,
+        headers: {
+          "access-control-allow-origin": origin,
+          "access-control-allow-methods": ALLOW_METHODS,
+          "access-control-allow-headers": CORS_ALLOW_HEADERS,
+          "access-control-max-age": MAX_AGE_SECONDS,
+          // Chromium asks before a public page reaches a private address; an allowed origin may.
+          ...(privateNetwork ? { "access-control-allow-private-network": "true" } : {}),
+          vary: "origin",
+        },
+        body: "",
+      };
+    },
+    allowsUpgrade(origin, host) {
+      if (origin === undefined) return true;
+      if (allows(origin)) return true;
+      try {
+        return host !== undefined && new URL(origin).host === host;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/**
+ * A fetch handler with CORS: preflights answered on every path, the headers
+ * added to answers of requests that carry an `Origin`, and `Vary: Origin`
+ * on every GET (content and keys are cached, whoever asked first).
+ */
+export function withCors(handle: FetchHandler, cors: Cors): FetchHandler {
+  return async (request, env) => {
+    const origin = request.headers.get("origin");
+    if (request.method === "OPTIONS") {
+      return toResponse(cors.preflight({ origin, privateNetwork: request.headers.get("access-control-request-private-network") === "true" }));
+    }
+    const response = await handle(request, env);
+    if (origin === null && request.method !== "GET") return response;
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => { headers[name] = value; });
+    // A copy: a Response's headers may be immutable (one passed through from a fetch).
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: cors.withHeaders(headers, origin) });
+  };
+}

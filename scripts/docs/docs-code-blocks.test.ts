@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -58,7 +59,13 @@ describe("the code blocks of README.md and docs/testing.md", () => {
   const api = () => started!.url;
 
   beforeAll(async () => { started = await npmStart(); }, 60_000);
-  afterAll(() => { if (started?.child.pid) process.kill(-started.child.pid, "SIGKILL"); });
+  afterAll(() => {
+    try {
+      if (started?.child.pid) process.kill(-started.child.pid, "SIGKILL");
+    } catch {
+      // the group has ended: the last test stopped it
+    }
+  });
 
   it("should name only commands and npm scripts that exist", () => {
     const commands = blocks.filter((b) => b.lang === "sh").flatMap((b) => shellCommands(b).map((c) => ({ c, at: where(b) })));
@@ -126,4 +133,20 @@ describe("the code blocks of README.md and docs/testing.md", () => {
       for (const hook of HOOKS) for (const fn of hooks[hook]!) await fn();
     }, 20_000);
   }
+
+  it("should stop npm start, server and all, with SIGTERM to npm's process", async () => {
+    const { child, url } = started!;
+    child.kill("SIGTERM");
+    await once(child, "exit");
+    // Nothing of the group is left (a process left behind would keep the port).
+    await expect.poll(() => {
+      try {
+        process.kill(-child.pid!, 0);
+        return "running";
+      } catch {
+        return "gone";
+      }
+    }, { timeout: 10_000 }).toBe("gone");
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  }, 20_000);
 });

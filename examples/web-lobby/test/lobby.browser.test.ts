@@ -14,7 +14,8 @@ import { chromiumPath, launchChromium } from "../../../scripts/browser/launch-ch
  */
 
 const here = fileURLToPath(new URL("..", import.meta.url));
-const cli = fileURLToPath(new URL("../../../packages/server/src/cli.ts", import.meta.url));
+// The command as npm links it (the committed launcher runs the source in a checkout).
+const bin = fileURLToPath(new URL("../../../packages/server/bin/playfield-server.js", import.meta.url));
 const STEP = { timeout: 15_000 };
 
 /** Polls until the page shows what is expected (a realtime event may take a moment). */
@@ -22,8 +23,7 @@ const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeou
 
 /** Starts `playfield-server` on a free port; resolves with its URL once it listens. */
 async function startPlayfieldServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--conditions=@playfield/source", "--import", "tsx", cli], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1" },
+  const child = spawn(process.execPath, [bin, "--port", "0"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve, reject) => {

@@ -1,32 +1,105 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { parseServerArgs, UsageError } from "../src/cli/server-args.js";
 
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+// The command as npm links it: the committed launcher, which runs the source in a checkout.
+const bin = fileURLToPath(new URL("../bin/playfield-server.js", import.meta.url));
 
-describe("playfield-server (the CLI behind npm start)", () => {
-  it("should print its URL and answer /healthz and API calls", async () => {
-    const child = spawn(process.execPath, ["--conditions=@playfield/source", "--import", "tsx", cli], {
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1" },
-      stdio: ["ignore", "pipe", "pipe"],
+/** Runs `playfield-server` with these arguments; `url` resolves once it listens. */
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
+  const exited = once(child, "exit").then(([code]) => ({ code: code as number | null, stdout, stderr }));
+  const url = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const found = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+      if (found) resolve(found);
     });
+    void exited.then(({ code }) => reject(new Error(`exited with ${code}: ${stderr}`)));
+  });
+  url.catch(() => undefined);
+  return { child, url, exited };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill("SIGTERM");
+  await once(child, "exit");
+}
+
+describe("playfield-server's arguments", () => {
+  it("should read PORT and HOST as defaults, and the options over them", () => {
+    expect(parseServerArgs([], {})).toEqual({ help: false, port: 8080, host: "127.0.0.1", webOrigins: [], demo: false });
+    expect(parseServerArgs([], { PORT: "9000", HOST: "0.0.0.0" })).toMatchObject({ port: 9000, host: "0.0.0.0" });
+    expect(parseServerArgs(["--port", "0", "--web-origin", "https://game.example", "--web-origin", "http://localhost:3000", "--demo"], { PORT: "9000" }))
+      .toEqual({ help: false, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], demo: true });
+  });
+
+  it("should refuse what it does not know, and bad values, naming them", () => {
+    const refusal = (argv: string[], env = {}) => {
+      try {
+        parseServerArgs(argv, env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      return "accepted";
+    };
+    expect(refusal(["--bogus"])).toBe("Unknown option '--bogus'");
+    expect(refusal(["serve"])).toMatch(/^Unexpected argument 'serve'/);
+    expect(refusal(["--port"])).toMatch(/--port/);
+    expect(refusal(["--port", "65536"])).toBe('--port must be a port from 0 to 65535, got "65536"');
+    expect(refusal([], { PORT: "http" })).toBe('PORT must be a port from 0 to 65535, got "http"');
+    expect(refusal(["--web-origin", "https://game.example/"])).toMatch(/^--web-origin must be an origin/);
+    expect(refusal(["--host", ""])).toBe("--host needs an address");
+  });
+});
+
+describe("playfield-server (the command behind npm start)", () => {
+  it("should print its usage with --help, and refuse an unknown option with exit 2", async () => {
+    const help = await run(["--help"]).exited;
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: playfield-server \[options\]/);
+    const bogus = await run(["--bogus"]).exited;
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toBe("playfield-server: Unknown option '--bogus'\nRun playfield-server --help for the options.\n");
+  }, 30_000);
+
+  it("should print its URL, answer /healthz and API calls, and list the demo experiences", async () => {
+    const server = run(["--demo"]);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).once("line", resolve);
-        child.once("exit", (code) => reject(new Error(`exited with ${code}`)));
+      const url = await server.url;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const listed = await fetch(`${url}/svc.platform.v1.CatalogService/ListExperiences`, {
+        method: "POST", headers: { "content-type": "application/json" }, body: '{"sort":"popular"}',
       });
-      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
-      expect(url, line).toBeDefined();
-      const health = await fetch(`${url}/healthz`);
-      expect(health.status).toBe(200);
-      const guest = await fetch(`${url}/svc.platform.v1.IdentityService/StartGuest`, {
-        method: "POST", headers: { "content-type": "application/json" }, body: "{}",
-      });
-      expect(guest.status).toBe(200);
-      expect(((await guest.json()) as { me: { guest: boolean } }).me.guest).toBe(true);
+      const { experiences } = (await listed.json()) as { experiences: { title: string }[] };
+      expect(experiences.map((e) => e.title).sort()).toEqual(["Dune Racers", "Sky Islands", "Tower Tycoon"]);
     } finally {
-      child.kill("SIGTERM");
+      await stop(server.child);
     }
-  }, 20_000);
+    expect((await server.exited).code).toBe(0);
+  }, 30_000);
+
+  it("should say which port is taken and how to choose another", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const { code, stderr } = await run([], { PORT: String(port) }).exited;
+      expect(code).toBe(1);
+      expect(stderr).toBe(`playfield-server: port ${port} on 127.0.0.1 is already in use (another playfield-server?). `
+        + `Choose another with --port ${port + 1} or PORT=${port + 1}; --port 0 picks a free one.\n`);
+    } finally {
+      taken.close();
+    }
+  }, 30_000);
 });

@@ -16,10 +16,11 @@ import { chromiumPath, launchChromium } from "../../../scripts/browser/launch-ch
 const here = fileURLToPath(new URL("..", import.meta.url));
 // The command as npm links it (the committed launcher runs the source in a checkout).
 const bin = fileURLToPath(new URL("../../../packages/server/bin/playfield-server.js", import.meta.url));
-const STEP = { timeout: 15_000 };
+// Generous: on a busy machine a password hash and a page load take seconds.
+const STEP = { timeout: 45_000 };
 
 /** Polls until the page shows what is expected (a realtime event may take a moment). */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 5_000 });
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
 
 /** Starts `playfield-server` on a free port; resolves with its URL once it listens. */
 async function startPlayfieldServer(): Promise<{ url: string; child: ChildProcess }> {

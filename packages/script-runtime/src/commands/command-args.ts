@@ -23,7 +23,7 @@ export type ScriptLanguage = z.infer<typeof ScriptLanguage>;
 /** Arguments of `script.load`. */
 export const ScriptLoadArgs = z.object({
   name: ScriptName,
-  source: z.string(required("a string")).describe("The script's source: a module whose default export holds its handlers"),
+  source: z.string(required("a string")).describe("The script's source: a JavaScript module whose default export holds its handlers, or (language py) a Python module whose top-level functions are its handlers"),
   /** The source's language; default: the configuration's `language` (itself "js" by default). */
   language: ScriptLanguage.optional().describe("The source's language, js or py; default: the configuration's language (js)"),
   player: z.string().min(1).optional().describe("Load it as this player's live script (the player's id); without it, the game's own script"),

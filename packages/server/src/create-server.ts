@@ -14,6 +14,7 @@ import { createRouter } from "./rpc/router.js";
 import { createRpcHandler, type RpcHandler } from "./rpc/rpc-handler.js";
 import type { ServerDeps } from "./server-deps.js";
 import { resolveConfig, type ServerOptions } from "./server-options.js";
+import { createDatastoreOperator, type DatastoreOperator } from "./services/datastore/operator.js";
 import { createEconomyOperator, type EconomyOperator } from "./services/economy/operator.js";
 import { implementations, serviceRoutes } from "./services/index.js";
 import { adminReportsRoute, createReportsOperator, type ReportsOperator } from "./services/safety/operator.js";
@@ -31,7 +32,7 @@ export interface Server {
   cors: Cors;
   clock: Clock;
   deps: ServerDeps;
-  /** Back-office actions that are not part of the public API: move payouts, grant credits, the report queue. */
+  /** Back-office actions that are not part of the public API: move payouts, grant credits, the report queue, old datastore values. */
   operator: ServerOperator;
 }
 
@@ -40,6 +41,7 @@ export interface ServerOperator {
   payouts: EconomyOperator["payouts"];
   wallets: EconomyOperator["wallets"];
   reports: ReportsOperator;
+  datastore: DatastoreOperator;
 }
 
 /**
@@ -83,6 +85,6 @@ export function createServer(options: ServerOptions): Server {
     fetch: (input, init) => handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
     clock,
     deps,
-    operator: { ...createEconomyOperator(deps), reports: createReportsOperator(deps) },
+    operator: { ...createEconomyOperator(deps), reports: createReportsOperator(deps), datastore: createDatastoreOperator(deps) },
   };
 }

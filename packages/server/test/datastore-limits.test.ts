@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { Code, tables } from "@playfield/core";
-import { readOldValues } from "../src/services/datastore/history.js";
 import { expectError, testServer, TRANSPORTS, type TestServer } from "./fixtures.js";
 import { as, seedGame, type SeededGame } from "./datastore-fixtures.js";
 
@@ -99,13 +98,13 @@ describe.each(TRANSPORTS)("DatastoreService limits (%s)", (kind) => {
       const { retentionMs } = t.server.deps.config.datastore;
       expect(retentionMs).toBe(30 * DAY);
       const address = { experienceId: game.experienceId, userId: p!.userId, key: "save" };
-      const kept = await readOldValues(t.server.deps.storage, t.server.clock.now(), retentionMs, address);
+      const kept = await t.server.operator.datastore.oldValues(address);
       expect(kept.map((row) => [row.version, row.value, row.deleted])).toEqual([[2, "{\"v\":2}", true], [1, "1", false]]);
 
       t.server.clock.advance(30 * DAY - 1);
-      expect(await readOldValues(t.server.deps.storage, t.server.clock.now(), retentionMs, address)).toHaveLength(2);
+      expect(await t.server.operator.datastore.oldValues(address)).toHaveLength(2);
       t.server.clock.advance(1);
-      expect(await readOldValues(t.server.deps.storage, t.server.clock.now(), retentionMs, address)).toEqual([]);
+      expect(await t.server.operator.datastore.oldValues(address)).toEqual([]);
       // The next write purges them from storage.
       await rejoin(t, game);
       await ds.set({ key: "other", value: "1" }, as(p!));

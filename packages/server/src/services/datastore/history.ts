@@ -52,14 +52,7 @@ export interface EntryAddress {
   key: string;
 }
 
-/**
- * The old values of one entry still within the retention period, newest
- * first: how an operator restores a value a game overwrote or deleted.
- *
- * @example
- * const old = await readOldValues(server.deps.storage, server.clock.now(), server.deps.config.datastore.retentionMs,
- *   { experienceId, scope: "user", userId, key: "save" });
- */
+/** The old values of one entry still within the retention period, newest first (`server.operator.datastore.oldValues`). */
 export async function readOldValues(storage: Storage, now: number, retentionMs: number, address: EntryAddress): Promise<DatastoreHistoryRow[]> {
   const scope = address.scope ?? "user";
   const id = tables.datastoreEntryId(address.experienceId, address.store || "default", scope, scope === "user" ? address.userId ?? "" : "", address.key);

@@ -98,7 +98,7 @@ function authSection(): string {
 
 ${table(["Auth", "Who may call"], rows)}
 
-Scoped tokens (from \`IdentityService.IssueScopedToken\`, scope \`studio\` or \`avatar\`) reach only the methods whose *Scoped tokens* column lists their scope, and methods with auth None, which ignore tokens; anywhere else they get \`permission_denied\`. A game token reaches only the Game token methods.`;
+Scoped tokens (from \`IdentityService.IssueScopedToken\`, scope \`studio\` or \`avatar\`) reach only the methods whose *Scoped tokens* column lists their scope, and methods with auth None, which ignore tokens; anywhere else they get \`permission_denied\`. The auth level holds for them too: a guest's scoped token does not reach an Account method. A game token reaches only the Game token methods.`;
 }
 
 function errorSection(): string {

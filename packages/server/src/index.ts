@@ -14,7 +14,8 @@ export { createTokenSigner, type TokenSignerOptions } from "./crypto/create-toke
 export { generateSigningKey, type SigningKey } from "./crypto/signing-key.js";
 export { createScryptHasher, FAST_TEST_COST, DEFAULT_SCRYPT_COST, type ScryptCost, type ScryptHasherOptions } from "./crypto/create-scrypt-hasher.js";
 export { CryptoBackend } from "./crypto/crypto-backend.js";
-export { readOldValues, type EntryAddress } from "./services/datastore/history.js";
+export type { EntryAddress } from "./services/datastore/history.js";
+export type { DatastoreOperator } from "./services/datastore/operator.js";
 export type { QueuedReport, ReportsOperator } from "./services/safety/operator.js";
 export type { EconomyOperator } from "./services/economy/operator.js";
 export type { SessionSettings } from "./services/session/settings.js";
@@ -25,6 +26,7 @@ export type { ServerConfig, ServerDeps } from "./server-deps.js";
 export { createFetchHandler, type FetchHandler, type RequestEnv, type RawRoute } from "./routes/fetch-handler.js";
 export { createCors, withCors, CORS_ALLOW_HEADERS, type Cors } from "./routes/cors.js";
 export { createRpcHandler, MAX_BODY_BYTES, type RpcHandler, type IncomingCall, type Answer } from "./rpc/rpc-handler.js";
-export { createRouter, type Route, type ServiceImpl, type MethodImpl, type HandlerContext, type Implementations } from "./rpc/router.js";
+export { createRouter, type Route, type ServiceImpl, type MethodImpl, type Implementations } from "./rpc/router.js";
+export type { HandlerContext } from "./rpc/handler-context.js";
 export type { Caller } from "./rpc/caller.js";
 export { authResponse, newUser, openDevice, saveUser } from "./services/identity/accounts.js";

@@ -11,7 +11,8 @@ import { rpc } from "./rpc.js";
  */
 
 // The account caller goes last: a passing SignOutEverywhere ends the device its scoped and game tokens share.
-const CALLERS = ["none", "malformed", "expired", "revoked", "guest", "studio", "avatar", "game", "account"] as const;
+// A guest's scoped tokens go before the guest: a passing SignOutEverywhere ends the device they share.
+const CALLERS = ["none", "malformed", "expired", "revoked", "guest-studio", "guest-avatar", "guest", "studio", "avatar", "game", "account"] as const;
 type CallerKind = (typeof CALLERS)[number];
 type Verdict = "pass" | "unauthenticated" | "permission_denied";
 
@@ -24,6 +25,9 @@ function expected(method: MethodDesc, caller: CallerKind): Verdict {
       return "unauthenticated";
     case "studio": case "avatar":
       return method.scopes.includes(caller) ? "pass" : "permission_denied";
+    case "guest-studio": case "guest-avatar":
+      // The scope opens the method; the auth level still keeps guests out of account methods.
+      return method.scopes.includes(caller === "guest-studio" ? "studio" : "avatar") && method.auth !== "account" ? "pass" : "permission_denied";
     case "game":
       return method.auth === "game" ? "pass" : "permission_denied";
     case "guest":
@@ -49,6 +53,8 @@ async function tokensFor() {
     account: account.accessToken,
     studio: await server.seed.scopedToken(account, "studio"),
     avatar: await server.seed.scopedToken(account, "avatar"),
+    "guest-studio": await server.seed.scopedToken(guest, "studio"),
+    "guest-avatar": await server.seed.scopedToken(guest, "avatar"),
     game: await server.seed.gameToken(account),
   };
   return { server, tokens };

@@ -32,12 +32,10 @@ export async function authorize(deps: ServerDeps, method: MethodDesc, authorizat
     return caller;
   }
   if (caller.kind === "game") throw fail.denied("a game token only reaches DatastoreService");
-  if (caller.scope !== null) {
-    if (!method.scopes.includes(caller.scope as never)) {
-      throw fail.denied(`a ${caller.scope} scoped token cannot call ${method.name}`);
-    }
-    return caller;
+  if (caller.scope !== null && !method.scopes.includes(caller.scope as never)) {
+    throw fail.denied(`a ${caller.scope} scoped token cannot call ${method.name}`);
   }
+  // The auth level holds for scoped tokens too: a guest's avatar or studio token does not reach account methods.
   if (method.auth === "account" && caller.guest) throw fail.denied(`guests cannot call ${method.name}: upgrade to an account first`);
   return caller;
 }

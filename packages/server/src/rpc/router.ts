@@ -1,17 +1,6 @@
 import type { MethodDesc, MethodOutput, MethodRequest, MethodSpec, ServiceDesc, Services } from "@playfield/core";
 import { services } from "@playfield/core";
-import type { Caller } from "./caller.js";
-import type { ServerDeps } from "../server-deps.js";
-
-/** What a method implementation receives besides its request. */
-export interface HandlerContext {
-  deps: ServerDeps;
-  caller: Caller;
-  /** A request header by lowercase name (x-svc-client, origin), or null. */
-  header(name: string): string | null;
-  /** The client's address, when the adapter knows it. */
-  clientAddress: string | null;
-}
+import type { HandlerContext } from "./handler-context.js";
 
 /** One method's implementation. */
 export type MethodImpl<M extends MethodSpec> = (request: MethodRequest<M>, ctx: HandlerContext) => Promise<MethodOutput<M>>;

@@ -4,6 +4,7 @@ import {
 } from "@playfield/core";
 import type { z } from "zod";
 import { authorize } from "./authorize.js";
+import { createHandlerContext } from "./handler-context.js";
 import type { Route } from "./router.js";
 import type { ServerDeps } from "../server-deps.js";
 
@@ -97,7 +98,7 @@ export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, o
         if (!route.impl) throw new PlayfieldError(Code.Unimplemented, `${route.method.name} is not built yet`);
         const parsed = route.method.input.safeParse(readMessage(table, shape.input, body));
         if (!parsed.success) throw issuesToError(parsed.error.issues);
-        let output = (await route.impl(parsed.data, { deps, caller, header: call.header, clientAddress: call.clientAddress })) as Record<string, unknown>;
+        let output = (await route.impl(parsed.data, createHandlerContext(deps, caller, call.header, call.clientAddress))) as Record<string, unknown>;
         if (deps.config.validateResponses) {
           const checked = route.method.output.safeParse(output);
           if (!checked.success) {

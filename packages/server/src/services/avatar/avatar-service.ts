@@ -5,7 +5,7 @@ import {
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso, requireUser, saveUser } from "../identity/accounts.js";
 import { ownedItemKinds } from "./ownership.js";
-import { callerId, visibleUser } from "../social/access.js";
+import { visibleUser } from "../social/access.js";
 
 /* AvatarService: reading and saving the avatar (docs/avatar.md). */
 
@@ -47,7 +47,7 @@ export function avatarView(row: AvatarRow): Avatar {
 
 export const avatarService: ServiceImpl<typeof AvatarService> = {
   async getAvatar(req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       const user = await visibleUser(tx, req.userId || me, me);
       return avatarView((await tx.get(tables.avatars, user.id)) ?? defaultAvatar(user.id, user.createdAt));
@@ -55,9 +55,7 @@ export const avatarService: ServiceImpl<typeof AvatarService> = {
   },
 
   async setAvatar(req, ctx) {
-    const me = callerId(ctx);
-    // A scoped `avatar` token passes the auth check for guests too: saving stays an account's.
-    if (ctx.caller.kind === "user" && ctx.caller.guest) throw fail.denied("guests cannot save an avatar: upgrade to an account first");
+    const me = ctx.user().userId;
     const { deps } = ctx;
     return deps.storage.transact(async (tx) => {
       const user = await requireUser(tx, me);

@@ -1,5 +1,4 @@
 import { fail, tables, type ExperienceRow, type Tx } from "@playfield/core";
-import type { HandlerContext } from "../../rpc/router.js";
 
 /*
  * Who may see an experience: public ones are everyone's; draft and private
@@ -36,13 +35,3 @@ export async function ownExperience(tx: Tx, experienceId: string, userId: string
   return experience;
 }
 
-/** The signed-in user behind a call, or null for an anonymous one. */
-export function viewerOf(ctx: HandlerContext): string | null {
-  return ctx.caller.kind === "anonymous" ? null : ctx.caller.userId;
-}
-
-/** The signed-in user behind a call that requires one (the router checked the auth level). */
-export function userIdOf(ctx: HandlerContext): string {
-  if (ctx.caller.kind === "anonymous") throw fail.unauthenticated("sign in first");
-  return ctx.caller.userId;
-}

@@ -4,7 +4,7 @@ import {
 } from "@playfield/core";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { userSummary } from "../identity/accounts.js";
-import { ownExperience, testerId, userIdOf, viewerOf, visibleExperience } from "./access.js";
+import { ownExperience, testerId, visibleExperience } from "./access.js";
 import { CATALOG_LIMITS } from "./config.js";
 import { discover } from "./discovery.js";
 import { syncTerms } from "./search.js";
@@ -48,7 +48,7 @@ async function testerList(tx: Tx, experienceId: string) {
 export const catalogService: ServiceImpl<typeof CatalogService> = {
   async createExperience(req, ctx) {
     const { deps } = ctx;
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const title = req.title.trim();
     if (title === "") throw fail.invalid("title: required");
     if (req.hostingTier === "solo" && req.maxPlayers !== 1) throw fail.invalid("maxPlayers: 1 for the solo tier");
@@ -83,7 +83,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
 
   async updateExperience(req, ctx) {
     const { deps } = ctx;
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const title = req.title.trim();
     if (req.title !== "" && title === "") throw fail.invalid("title: must not be blank");
     if (req.thumbnailUrl !== "") {
@@ -112,7 +112,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
 
   async publishVersion(req, ctx) {
     const { deps } = ctx;
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const problem = placeVersionProblem(req.contentUrls, req.engineMin);
     if (problem) throw fail.invalid(problem);
     // The Studio's report is checked again here; a version that fails is kept, rejected, and never live.
@@ -142,7 +142,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
 
   async listVersions(req, ctx) {
     const { deps } = ctx;
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return deps.storage.transact(async (tx) => {
       const experience = await ownExperience(tx, req.experienceId, userId, "list its versions");
       const rows = await tx.query(tables.placeVersions, "byExperience", {
@@ -157,7 +157,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
 
   async setLiveVersion(req, ctx) {
     const { deps } = ctx;
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return deps.storage.transact(async (tx) => {
       const experience = await ownExperience(tx, req.experienceId, userId, "set its live version");
       const version = await tx.get(tables.placeVersions, req.versionId);
@@ -171,13 +171,13 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
   },
 
   async getExperience(req, ctx) {
-    const viewerId = viewerOf(ctx);
+    const viewerId = ctx.viewerId;
     return ctx.deps.storage.transact(async (tx) => experienceView(tx, await visibleExperience(tx, req.experienceId, viewerId), viewerId));
   },
 
   async listExperiences(req, ctx) {
     const { deps } = ctx;
-    const viewerId = viewerOf(ctx);
+    const viewerId = ctx.viewerId;
     return deps.storage.transact(async (tx) => {
       const rows = await discover(tx, req, viewerId, deps.clock.now(), req.limit || CATALOG_LIMITS.listExperiencesDefault);
       return { experiences: await experienceViews(tx, rows, viewerId) };
@@ -185,7 +185,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
   },
 
   async listMyExperiences(_req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       const rows = await tx.query(tables.experiences, "byCreator", { equals: [userId], order: "desc" });
       return { experiences: await experienceViews(tx, rows, userId) };
@@ -194,7 +194,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
 
   async favorite(req, ctx) {
     const { deps } = ctx;
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return deps.storage.transact(async (tx) => {
       const experience = await visibleExperience(tx, req.experienceId, userId);
       const id = memberKey(experience.id, userId);
@@ -210,7 +210,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
 
   async vote(req, ctx) {
     const { deps } = ctx;
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return deps.storage.transact(async (tx) => {
       const experience = await visibleExperience(tx, req.experienceId, userId);
       const id = memberKey(experience.id, userId);
@@ -230,7 +230,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
 
   async addTester(req, ctx) {
     const { deps } = ctx;
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return deps.storage.transact(async (tx) => {
       const experience = await ownExperience(tx, req.experienceId, userId, "add testers");
       const tester = await testerUser(tx, req);
@@ -247,7 +247,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
   },
 
   async removeTester(req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       const experience = await ownExperience(tx, req.experienceId, userId, "remove testers");
       const tester = await testerUser(tx, req);
@@ -257,7 +257,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
   },
 
   async listTesters(req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => testerList(tx, (await ownExperience(tx, req.experienceId, userId, "list its testers")).id));
   },
 };

@@ -1,10 +1,9 @@
 import { fail, schemas, tables, type CatalogService, type MethodOutput, type MethodRequest, type Tx } from "@playfield/core";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { decodeBase64url } from "../../crypto/base64url.js";
-import type { HandlerContext } from "../../rpc/router.js";
+import type { HandlerContext } from "../../rpc/handler-context.js";
 import { contentUrl } from "./content-route.js";
 import { CATALOG_LIMITS, utcDayStart } from "./config.js";
-import { userIdOf } from "./access.js";
 
 /*
  * UploadContent: one blob up to 8 MiB, stored once by its SHA-256 (same bytes,
@@ -33,7 +32,7 @@ async function checkDailyLimit(tx: Tx, userId: string, now: number): Promise<voi
 
 export async function uploadContent(req: UploadRequest, ctx: HandlerContext): Promise<UploadResponse> {
   const { deps } = ctx;
-  const userId = userIdOf(ctx);
+  const userId = ctx.user().userId;
   const contentType = req.contentType.trim().toLowerCase();
   if (!MEDIA_TYPE.test(contentType)) throw fail.invalid("contentType: a media type like image/png");
   // base64 of 8 MiB is at most ~11.2 M characters: check before decoding anything bigger.

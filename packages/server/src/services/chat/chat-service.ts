@@ -3,7 +3,6 @@ import type { ServiceImpl } from "../../rpc/router.js";
 import { iso, requireUser, userSummary } from "../identity/accounts.js";
 import { channelOf, isChild, readableConversation } from "./access.js";
 import { inboxOf, markReadTo, unreadOf, unreadTotal, type InboxEntry } from "./inbox.js";
-import { callerId } from "../social/access.js";
 
 /* ChatService: the inbox and read state (docs/chat.md); messages travel over the realtime connection (realtime/chat-handler.ts). */
 
@@ -30,7 +29,7 @@ async function titleOf(tx: Tx, entry: InboxEntry, other: UserRow | undefined): P
 
 export const chatService: ServiceImpl<typeof ChatService> = {
   async listConversations(req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     const limit = req.limit || DEFAULT_CONVERSATIONS;
     const conversations = await ctx.deps.storage.transact(async (tx) => {
       const viewer = await requireUser(tx, me);
@@ -60,7 +59,7 @@ export const chatService: ServiceImpl<typeof ChatService> = {
   },
 
   async markRead(req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     const channel = channelOf(req.channel);
     if (req.messageId === "") throw fail.invalid("messageId: required");
     return ctx.deps.storage.transact(async (tx) => {

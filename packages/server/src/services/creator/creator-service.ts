@@ -6,7 +6,7 @@ import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { LIST_DEFAULT, PAYOUT_METHODS } from "../economy/config.js";
 import { CATALOG_LIMITS } from "../catalog/config.js";
-import { itemViews, userIdOf } from "../economy/items.js";
+import { itemViews } from "../economy/items.js";
 import { nextSeq, post, settledWallet } from "../economy/ledger.js";
 import { experiencePlayFigures } from "./stats.js";
 import { payoutView } from "./views.js";
@@ -37,7 +37,7 @@ async function creatorsExperience(tx: Tx, experienceId: string, userId: string):
 /** CreatorService: overview, analytics, sales, items, uploads, payouts. */
 export const creatorService: ServiceImpl<typeof CreatorService> = {
   async getOverview(_req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const now = ctx.deps.clock.now();
     return ctx.deps.storage.transact(async (tx) => {
       const experiences = await tx.query(tables.experiences, "byCreator", { equals: [userId] });
@@ -80,7 +80,7 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
   },
 
   async getExperienceAnalytics(req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const now = ctx.deps.clock.now();
     const window = dayWindow(now, req.days || ANALYTICS_DEFAULT_DAYS);
     return ctx.deps.storage.transact(async (tx) => {
@@ -120,7 +120,7 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
   },
 
   async listSales(req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       await settledWallet(tx, userId, ctx.deps.clock.now());
       const rows = await tx.query(tables.ledger, "salesByCreator", { equals: [userId], order: "desc", limit: req.limit || LIST_DEFAULT });
@@ -145,7 +145,7 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
   },
 
   async listMyItems(req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       const rows = req.kind
         ? await tx.query(tables.items, "byCreator", { equals: [userId, req.kind as ItemKind], order: "desc" })
@@ -155,12 +155,12 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
   },
 
   async listUploads(_req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return listUploads(ctx.deps, userId, CATALOG_LIMITS.dailyUploads);
   },
 
   async requestPayout(req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const { deps } = ctx;
     const method = req.method || PAYOUT_METHODS[0];
     if (!(PAYOUT_METHODS as readonly string[]).includes(method)) throw fail.invalid(`method: one of ${PAYOUT_METHODS.join(", ")}`);
@@ -198,7 +198,7 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
   },
 
   async listPayouts(_req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const rows = await ctx.deps.storage.transact((tx) => tx.query(tables.payouts, "byUser", { equals: [userId], order: "desc" }));
     return { payouts: rows.map(payoutView) };
   },

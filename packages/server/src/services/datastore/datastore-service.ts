@@ -3,7 +3,8 @@ import {
   type DatastoreService, type OrderedEntryRow, type Tx,
 } from "@playfield/core";
 import type { GameCaller } from "../../rpc/caller.js";
-import type { HandlerContext, ServiceImpl } from "../../rpc/router.js";
+import type { HandlerContext } from "../../rpc/handler-context.js";
+import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { requireLiveMember, requireWrite } from "./authority.js";
 import { checkValueSize, deleteEntry, resolveEntry, resolveScope, writeEntry } from "./entries.js";
@@ -143,8 +144,7 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
   },
 
   async exportMyData(_req, ctx) {
-    if (ctx.caller.kind !== "user") throw fail.denied("ExportMyData needs a signed-in account's access token");
-    const userId = ctx.caller.userId;
+    const { userId } = ctx.user();
     return ctx.deps.storage.transact(async (tx) => {
       const [entries, ordered] = await Promise.all([
         tx.query(tables.datastoreEntries, "byOwner", { equals: ["user", userId] }),

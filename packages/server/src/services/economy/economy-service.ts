@@ -2,11 +2,12 @@ import {
   fail, planSpend, SALE_HOLD_MS, splitSale, tables,
   type EconomyService, type ItemKind, type ItemRow, type OrderRow, type TopUpOrderRow,
 } from "@playfield/core";
-import type { HandlerContext, ServiceImpl } from "../../rpc/router.js";
+import type { HandlerContext } from "../../rpc/handler-context.js";
+import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { CREDIT_PACKS, LIST_DEFAULT } from "./config.js";
 import {
-  AVATAR_KINDS, EXPERIENCE_KINDS, itemView, itemViews, ownedOnce, ownershipId, ownExperience, requireItem, userIdOf, viewerOf,
+  AVATAR_KINDS, EXPERIENCE_KINDS, itemView, itemViews, ownedOnce, ownershipId, ownExperience, requireItem,
 } from "./items.js";
 import { nextSeq, post, settledWallet, walletView } from "./ledger.js";
 import { providerOf } from "../../ports/payments/index.js";
@@ -24,13 +25,13 @@ function originOf(ctx: HandlerContext): string {
 /** EconomyService: wallet, credit packs and top-ups, items, buying, inventory. */
 export const economyService: ServiceImpl<typeof EconomyService> = {
   async getWallet(_req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const wallet = await ctx.deps.storage.transact((tx) => settledWallet(tx, userId, ctx.deps.clock.now()));
     return walletView(wallet);
   },
 
   async listTransactions(req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const rows = await ctx.deps.storage.transact(async (tx) => {
       await settledWallet(tx, userId, ctx.deps.clock.now());
       return tx.query(tables.ledger, "byUser", { equals: [userId], order: "desc", limit: req.limit || LIST_DEFAULT });
@@ -51,7 +52,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   },
 
   async startTopUp(req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const { deps } = ctx;
     const pack = CREDIT_PACKS.find((p) => p.id === req.packId);
     if (!pack) throw fail.notFound("packId: no such credit pack");
@@ -89,16 +90,16 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
       } else {
         rows = await tx.query(tables.items, "listed", { order: "desc", limit });
       }
-      return { items: await itemViews(tx, rows, viewerOf(ctx)) };
+      return { items: await itemViews(tx, rows, ctx.viewerId) };
     });
   },
 
   async getItem(req, ctx) {
-    return ctx.deps.storage.transact(async (tx) => itemView(tx, await requireItem(tx, req.itemId), viewerOf(ctx)));
+    return ctx.deps.storage.transact(async (tx) => itemView(tx, await requireItem(tx, req.itemId), ctx.viewerId));
   },
 
   async createItem(req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const { deps } = ctx;
     const kind = req.kind as ItemKind;
     const name = req.name.trim();
@@ -132,7 +133,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   },
 
   async updateItem(req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     const name = req.name.trim();
     if (req.name && !name) throw fail.invalid("name: must not be blank");
     return ctx.deps.storage.transact(async (tx) => {
@@ -152,7 +153,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   },
 
   async buyItem(req, ctx) {
-    const buyerId = userIdOf(ctx);
+    const buyerId = ctx.user().userId;
     const { deps } = ctx;
     return deps.storage.transact(async (tx) => {
       if (req.requestId) {
@@ -234,7 +235,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   },
 
   async listInventory(req, ctx) {
-    const userId = userIdOf(ctx);
+    const userId = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       const owned = req.kind
         ? await tx.query(tables.ownership, "byUserKind", { equals: [userId, req.kind], order: "desc" })

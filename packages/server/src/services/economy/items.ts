@@ -2,7 +2,6 @@ import {
   fail, tables,
   type EconomyService, type ExperienceRow, type ItemKind, type ItemRow, type MethodOutput, type Tx, type UserRow,
 } from "@playfield/core";
-import type { HandlerContext } from "../../rpc/router.js";
 
 /* Items as the API shows them, and the ownership rules (DESIGN.md "Ownership"). */
 
@@ -17,17 +16,6 @@ export const AVATAR_KINDS: readonly ItemKind[] = ["avatar_hat", "avatar_shirt", 
 export const ownedOnce = (kind: ItemKind) => kind !== "developer_product";
 
 export const ownershipId = (userId: string, itemId: string) => `${userId}:${itemId}`;
-
-/** The signed-in user behind a call, or null for an anonymous one. */
-export function viewerOf(ctx: HandlerContext): string | null {
-  return ctx.caller.kind === "user" ? ctx.caller.userId : null;
-}
-
-/** The user id of a call whose descriptor requires an account. */
-export function userIdOf(ctx: HandlerContext): string {
-  if (ctx.caller.kind !== "user") throw fail.unauthenticated("sign in first");
-  return ctx.caller.userId;
-}
 
 /** Renders items for a viewer (null: anonymous): creator name and whether the viewer owns each. */
 export async function itemViews(tx: Tx, rows: readonly ItemRow[], viewerId: string | null): Promise<Item[]> {

@@ -2,7 +2,7 @@ import {
   AgeBand, ageBandOf, fail, mintClaims, tables, TokenType, usernameKey,
   type AccountSettingsRow, type DeviceRow, type MethodOutput, type Tx, type UserRow, type IdentityService,
 } from "@playfield/core";
-import type { HandlerContext } from "../../rpc/router.js";
+import type { HandlerContext } from "../../rpc/handler-context.js";
 import { indexNames } from "../social/name-search.js";
 import { userSubject } from "../social/user-search.js";
 import type { ServerDeps } from "../../server-deps.js";

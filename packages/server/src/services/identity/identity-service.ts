@@ -3,7 +3,7 @@ import {
   retryAfterSeconds, tables, TokenType, usernameKey, isValidVerifier, verifyS256,
   type IdentityService, type MethodRequest, type ThrottleRule, type Tx, type UserRow,
 } from "@playfield/core";
-import type { HandlerContext, ServiceImpl } from "../../rpc/router.js";
+import type { ServiceImpl } from "../../rpc/router.js";
 import type { ServerDeps } from "../../server-deps.js";
 import {
   authResponse, defaultSettings, deviceLabel, iso, newUser, openDevice, saveUser, requireUser, revokeAllDevices, revokeDevice, toMe,
@@ -133,7 +133,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async getMe(_req, ctx) {
     const { deps } = ctx;
-    const user = await deps.storage.transact((tx) => requireUser(tx, userOf(ctx).userId));
+    const user = await deps.storage.transact((tx) => requireUser(tx, ctx.user().userId));
     return toMe(user, deps.clock.now());
   },
 
@@ -157,7 +157,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async upgradeGuest(req, ctx) {
     const { deps } = ctx;
-    const caller = userOf(ctx);
+    const caller = ctx.user();
     if (!caller.guest) throw fail.precondition("already a full account");
     checkNewAccount(req, deps.clock.now());
     const passwordHash = await deps.hasher.hash(req.password);
@@ -188,7 +188,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async changePassword(req, ctx) {
     const { deps } = ctx;
-    const caller = userOf(ctx);
+    const caller = ctx.user();
     const before = await deps.storage.transact((tx) => requireUser(tx, caller.userId));
     await checkPassword(deps, before, req.currentPassword, "currentPassword");
     const problem = passwordProblem(req.newPassword, before.username);
@@ -209,7 +209,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async changeUsername(req, ctx) {
     const { deps } = ctx;
-    const caller = userOf(ctx);
+    const caller = ctx.user();
     const before = await deps.storage.transact((tx) => requireUser(tx, caller.userId));
     await checkPassword(deps, before, req.password, "password");
     const user = await deps.storage.transact(async (tx) => {
@@ -224,7 +224,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async listDevices(_req, ctx) {
     const { deps } = ctx;
-    const caller = userOf(ctx);
+    const caller = ctx.user();
     const rows = await deps.storage.transact((tx) => tx.query(tables.devices, "byUser", { equals: [caller.userId] }));
     const now = deps.clock.now();
     const live = rows.filter((d) => d.revokedAt === null && d.expiresAt > now);
@@ -238,7 +238,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async revokeDevice(req, ctx) {
     const { deps } = ctx;
-    const caller = userOf(ctx);
+    const caller = ctx.user();
     await deps.storage.transact(async (tx) => {
       const device = await tx.get(tables.devices, req.deviceId);
       // Someone else's device answers like a missing one, so ids cannot be probed.
@@ -250,19 +250,19 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async signOutEverywhere(_req, ctx) {
     const { deps } = ctx;
-    await deps.storage.transact((tx) => revokeAllDevices(tx, userOf(ctx).userId, deps.clock.now()));
+    await deps.storage.transact((tx) => revokeAllDevices(tx, ctx.user().userId, deps.clock.now()));
     return {};
   },
 
   async getSettings(_req, ctx) {
-    const user = await ctx.deps.storage.transact((tx) => requireUser(tx, userOf(ctx).userId));
+    const user = await ctx.deps.storage.transact((tx) => requireUser(tx, ctx.user().userId));
     return user.settings;
   },
 
   async updateSettings(req, ctx) {
     const { deps } = ctx;
     const updated = await deps.storage.transact(async (tx) => {
-      const user = await requireUser(tx, userOf(ctx).userId);
+      const user = await requireUser(tx, ctx.user().userId);
       const settings = { ...user.settings };
       if (req.whoCanMessage) settings.whoCanMessage = req.whoCanMessage as typeof settings.whoCanMessage;
       if (req.whoCanFriend) settings.whoCanFriend = req.whoCanFriend as typeof settings.whoCanFriend;
@@ -277,13 +277,13 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
       await saveUser(tx, { ...user, settings });
       return settings;
     });
-    if (req.showOnlineStatus !== undefined) await announcePresence(deps, [userOf(ctx).userId]);
+    if (req.showOnlineStatus !== undefined) await announcePresence(deps, [ctx.user().userId]);
     return updated;
   },
 
   async deleteAccount(req, ctx) {
     const { deps } = ctx;
-    const caller = userOf(ctx);
+    const caller = ctx.user();
     const before = await deps.storage.transact((tx) => requireUser(tx, caller.userId));
     await checkPassword(deps, before, req.password, "password");
     await deps.storage.transact(async (tx) => {
@@ -298,7 +298,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async issueScopedToken(req, ctx) {
     const { deps } = ctx;
-    const caller = userOf(ctx);
+    const caller = ctx.user();
     const lifetime = deps.config.lifetimes.scoped;
     const token = await deps.signer.sign(mintClaims(
       { sub: caller.userId, sid: caller.deviceId, typ: TokenType.Scoped, scope: req.scope },
@@ -310,7 +310,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async createHandoff(req, ctx) {
     const { deps } = ctx;
-    const caller = userOf(ctx);
+    const caller = ctx.user();
     if (!isAllowedOrigin(req.targetOrigin, deps.config)) {
       throw fail.invalid("targetOrigin: not one of the configured web origins");
     }
@@ -352,10 +352,4 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
     return authResponse(deps, user, deviceId, refreshToken);
   },
 };
-
-/** The signed-in caller of a method whose auth level guarantees one. */
-function userOf(ctx: HandlerContext) {
-  if (ctx.caller.kind !== "user") throw fail.unauthenticated("sign in first");
-  return ctx.caller;
-}
 

@@ -1,7 +1,7 @@
 import { fail, mayFileReport, REPORT_RATE, tables, type ReportRow, type SafetyService, type Tx } from "@playfield/core";
-import type { HandlerContext, ServiceImpl } from "../../rpc/router.js";
+import type { HandlerContext } from "../../rpc/handler-context.js";
+import type { ServiceImpl } from "../../rpc/router.js";
 import { requireUser } from "../identity/accounts.js";
-import { callerId } from "../social/access.js";
 
 /* SafetyService: reports to the moderation queue (docs/safety.md); operators work the queue through safety-operator.ts. */
 
@@ -18,7 +18,7 @@ async function requireExperience(tx: Tx, experienceId: string): Promise<void> {
 }
 
 async function fileReport(ctx: HandlerContext, check: (tx: Tx, me: string) => Promise<void>, fields: ReportFields): Promise<{ reportId: string }> {
-  const me = callerId(ctx);
+  const me = ctx.user().userId;
   const { deps } = ctx;
   return deps.storage.transact(async (tx) => {
     await requireUser(tx, me);

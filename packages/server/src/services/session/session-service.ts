@@ -1,6 +1,6 @@
 import { compareCandidates, fail, mintClaims, tables, TokenType, type SessionService } from "@playfield/core";
-import type { UserCaller } from "../../rpc/caller.js";
-import type { HandlerContext, ServiceImpl } from "../../rpc/router.js";
+import type { HandlerContext } from "../../rpc/handler-context.js";
+import type { ServiceImpl } from "../../rpc/router.js";
 import { iso, userSummary } from "../identity/accounts.js";
 import { visibleExperience } from "./access.js";
 import { joinInTx, type Allocation, type JoinOutcome } from "./join.js";
@@ -9,11 +9,6 @@ import { areFriends, friendIds } from "../social/graph.js";
 
 /** The most sessions ListSessions answers. */
 const MAX_LISTED = 100;
-
-function userCaller(ctx: HandlerContext): UserCaller {
-  if (ctx.caller.kind !== "user") throw fail.unauthenticated("sign in first: no access token");
-  return ctx.caller;
-}
 
 /** The realtime address peer sessions signal through. */
 function signallingUrl(ctx: HandlerContext): string {
@@ -29,7 +24,7 @@ function signallingUrl(ctx: HandlerContext): string {
 export const sessionService: ServiceImpl<typeof SessionService> = {
   async join(req, ctx) {
     const { deps } = ctx;
-    const caller = userCaller(ctx);
+    const caller = ctx.user();
     const input = { userId: caller.userId, ...req, signallingUrl: signallingUrl(ctx) };
     let allocation: Allocation | null = null;
     let outcome: JoinOutcome = await deps.storage.transact((tx) => joinInTx(tx, deps, input, null));
@@ -71,7 +66,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
 
   async leave(req, ctx) {
     const { deps } = ctx;
-    const caller = userCaller(ctx);
+    const caller = ctx.user();
     const outgoing = await deps.storage.transact(async (tx) => {
       const now = deps.clock.now();
       const result = await expireSilent(tx, deps, now);
@@ -94,7 +89,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
 
   async heartbeat(req, ctx) {
     const { deps } = ctx;
-    const caller = userCaller(ctx);
+    const caller = ctx.user();
     const { outgoing, memberCount } = await deps.storage.transact(async (tx) => {
       const now = deps.clock.now();
       const outgoing = await expireSilent(tx, deps, now);
@@ -111,7 +106,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
 
   async getSession(req, ctx) {
     const { deps } = ctx;
-    const caller = userCaller(ctx);
+    const caller = ctx.user();
     const { outgoing, detail } = await deps.storage.transact(async (tx) => {
       const outgoing = await expireSilent(tx, deps, deps.clock.now());
       const session = await tx.get(tables.gameSessions, req.sessionId);
@@ -145,7 +140,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
 
   async listSessions(req, ctx) {
     const { deps } = ctx;
-    const userId = ctx.caller.kind === "user" ? ctx.caller.userId : null;
+    const userId = ctx.viewerId;
     const { outgoing, sessions } = await deps.storage.transact(async (tx) => {
       const outgoing = await expireSilent(tx, deps, deps.clock.now());
       const experience = await visibleExperience(tx, req.experienceId, userId);
@@ -175,7 +170,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
 
   async inviteToSession(req, ctx) {
     const { deps } = ctx;
-    const caller = userCaller(ctx);
+    const caller = ctx.user();
     const { outgoing, invite } = await deps.storage.transact(async (tx) => {
       const outgoing = await expireSilent(tx, deps, deps.clock.now());
       const session = await tx.get(tables.gameSessions, req.sessionId);

@@ -1,23 +1,11 @@
 import { fail, SocialService, tables, type Tx, type UserRow } from "@playfield/core";
 import { authorize } from "../../rpc/authorize.js";
-import type { HandlerContext } from "../../rpc/router.js";
+import type { HandlerContext } from "../../rpc/handler-context.js";
 import { hasBlocked } from "./graph.js";
 
 /*
  * Who is asking and about whom, for the social, avatar and safety services.
  */
-
-/** The signed-in caller's user id (the descriptor's auth check ran first). */
-export function callerId(ctx: HandlerContext): string {
-  const caller = ctx.caller;
-  if (caller.kind !== "user") throw fail.unauthenticated("sign in first");
-  return caller.userId;
-}
-
-/** The signed-in caller's user id, or null for anonymous callers (Optional methods). */
-export function viewerId(ctx: HandlerContext): string | null {
-  return ctx.caller.kind === "user" ? ctx.caller.userId : null;
-}
 
 /**
  * The caller of a method open to anyone (auth None), when the request
@@ -26,7 +14,7 @@ export function viewerId(ctx: HandlerContext): string | null {
  * leaves out users who blocked the caller).
  */
 export async function optionalViewerId(ctx: HandlerContext): Promise<string | null> {
-  const known = viewerId(ctx);
+  const known = ctx.viewerId;
   if (known !== null || !ctx.header("authorization")) return known;
   try {
     const caller = await authorize(ctx.deps, SocialService.methods.getProfile, ctx.header("authorization"));

@@ -1,7 +1,6 @@
 import { fail, tables, type SocialService, type Tx, type UserRow } from "@playfield/core";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { userSummary } from "../identity/accounts.js";
-import { callerId } from "./access.js";
 import { announcePresence } from "../presence/feed.js";
 import { areFriends, severPair } from "./graph.js";
 
@@ -20,7 +19,7 @@ async function existingUser(tx: Tx, userId: string, me: string): Promise<UserRow
 
 export const blockMethods: ServiceImpl<typeof SocialService> = {
   async block(req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     const { deps } = ctx;
     const unfriended = await deps.storage.transact(async (tx) => {
       const user = await existingUser(tx, req.userId, me);
@@ -36,7 +35,7 @@ export const blockMethods: ServiceImpl<typeof SocialService> = {
   },
 
   async unblock(req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       const user = await existingUser(tx, req.userId, me);
       await tx.delete(tables.blocks, `${me}:${user.id}`);
@@ -45,7 +44,7 @@ export const blockMethods: ServiceImpl<typeof SocialService> = {
   },
 
   async listBlocked(_req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       const users: UserRow[] = [];
       for (const block of await tx.query(tables.blocks, "byBlocker", { equals: [me], limit: BLOCK_LIST_MAX })) {

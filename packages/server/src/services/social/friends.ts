@@ -2,11 +2,12 @@ import {
   applyFriendMove, countMutual, fail, FriendMove, mayRequestFriendship, relationshipOf, tables,
   type MethodOutput, type MethodRequest, type SocialService, type UserRow,
 } from "@playfield/core";
-import type { HandlerContext, ServiceImpl } from "../../rpc/router.js";
+import type { HandlerContext } from "../../rpc/handler-context.js";
+import type { ServiceImpl } from "../../rpc/router.js";
 import { userSummary } from "../identity/accounts.js";
 import { presenceOf } from "../presence/presence.js";
 import { announcePresence } from "../presence/feed.js";
-import { callerId, socialTarget, viewerId, visibleUser } from "./access.js";
+import { socialTarget, visibleUser } from "./access.js";
 import { areFriends, friendIds, hasBlocked, isFollowing, pairFacts, writePairFacts } from "./graph.js";
 
 /* SocialService: friends (the state machine of domain/relationship.ts), friend requests, follows. */
@@ -20,7 +21,7 @@ export const FRIEND_LIST_MAX = 1000;
 const PRESENCE_ORDER = { in_game: 0, online: 1, offline: 2 } as const;
 
 async function friendMove(move: FriendMove, req: FriendRef, ctx: HandlerContext): Promise<FriendAnswer> {
-  const me = callerId(ctx);
+  const me = ctx.user().userId;
   const { deps } = ctx;
   const { answer, friendship } = await deps.storage.transact(async (tx) => {
     const target = await socialTarget(tx, req.userId, me, "friend");
@@ -51,7 +52,7 @@ export const friendMethods: ServiceImpl<typeof SocialService> = {
   removeFriend: (req, ctx) => friendMove(FriendMove.Remove, req, ctx),
 
   async listFriends(req, ctx) {
-    const viewer = viewerId(ctx);
+    const viewer = ctx.viewerId;
     const targetId = req.userId || viewer;
     if (!targetId) throw fail.invalid("userId: required when not signed in");
     const { deps } = ctx;
@@ -74,7 +75,7 @@ export const friendMethods: ServiceImpl<typeof SocialService> = {
   },
 
   async listFriendRequests(_req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       const live = async (ids: string[]) => {
         const users: UserRow[] = [];
@@ -92,7 +93,7 @@ export const friendMethods: ServiceImpl<typeof SocialService> = {
   },
 
   async follow(req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     const { deps } = ctx;
     return deps.storage.transact(async (tx) => {
       const target = await socialTarget(tx, req.userId, me, "follow");
@@ -105,7 +106,7 @@ export const friendMethods: ServiceImpl<typeof SocialService> = {
   },
 
   async unfollow(req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       if (req.userId === me) throw fail.invalid("userId: you cannot follow yourself");
       const user = await tx.get(tables.users, req.userId);

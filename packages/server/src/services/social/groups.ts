@@ -5,7 +5,6 @@ import {
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso, requireUser, userSummary } from "../identity/accounts.js";
 import { indexNames, searchNames, unindexNames, type SearchSubject } from "./name-search.js";
-import { callerId, viewerId } from "./access.js";
 import { SEARCH_DEFAULT_LIMIT } from "./profiles.js";
 
 /* SocialService: groups, their members, ranks and roles (domain/group-roles.ts). */
@@ -51,7 +50,7 @@ async function checkRoomForGroup(tx: Tx, userId: string): Promise<void> {
 
 export const groupMethods: ServiceImpl<typeof SocialService> = {
   async createGroup(req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     const name = normalizeName(req.name);
     const problem = groupNameProblem(name);
     if (problem) throw fail.invalid(`name: ${problem}`);
@@ -73,7 +72,7 @@ export const groupMethods: ServiceImpl<typeof SocialService> = {
   },
 
   async joinGroup(req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     const { deps } = ctx;
     return deps.storage.transact(async (tx) => {
       let group = await requireGroup(tx, req.groupId);
@@ -88,7 +87,7 @@ export const groupMethods: ServiceImpl<typeof SocialService> = {
   },
 
   async leaveGroup(req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       let group = await requireGroup(tx, req.groupId);
       const rank = await rankIn(tx, group.id, me);
@@ -108,12 +107,12 @@ export const groupMethods: ServiceImpl<typeof SocialService> = {
   },
 
   async getGroup(req, ctx) {
-    const viewer = viewerId(ctx);
+    const viewer = ctx.viewerId;
     return ctx.deps.storage.transact(async (tx) => groupView(tx, await requireGroup(tx, req.groupId), viewer));
   },
 
   async listMyGroups(_req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
       const groups: Group[] = [];
       for (const member of await tx.query(tables.groupMembers, "byUser", { equals: [me], limit: GROUPS_PER_USER_MAX })) {
@@ -127,7 +126,7 @@ export const groupMethods: ServiceImpl<typeof SocialService> = {
   async searchGroups(req, ctx) {
     const query = normalizeQuery(req.query);
     if (!query) throw fail.invalid("query: required");
-    const viewer = viewerId(ctx);
+    const viewer = ctx.viewerId;
     const limit = req.limit || SEARCH_DEFAULT_LIMIT;
     return ctx.deps.storage.transact(async (tx) => {
       const found = await searchNames(tx, {

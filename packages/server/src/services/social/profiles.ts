@@ -4,7 +4,7 @@ import {
 } from "@playfield/core";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso, requireUser, saveUser, userSummary } from "../identity/accounts.js";
-import { callerId, optionalViewerId, viewerId, visibleUser } from "./access.js";
+import { optionalViewerId, visibleUser } from "./access.js";
 import { isFollowing, pairFacts } from "./graph.js";
 import { indexNames } from "./name-search.js";
 import { searchUsers, userSubject } from "./user-search.js";
@@ -50,7 +50,7 @@ export const profileMethods: ServiceImpl<typeof SocialService> = {
   async getProfile(req, ctx) {
     const key = req.userId || req.username;
     if (!key) throw fail.invalid("userId: give a user id or a username");
-    const viewer = viewerId(ctx);
+    const viewer = ctx.viewerId;
     return ctx.deps.storage.transact(async (tx) => {
       const field = req.userId ? "userId" : "username";
       const found = await findUser(tx, key);
@@ -60,7 +60,7 @@ export const profileMethods: ServiceImpl<typeof SocialService> = {
   },
 
   async updateProfile(req, ctx) {
-    const me = callerId(ctx);
+    const me = ctx.user().userId;
     const displayName = normalizeName(req.displayName);
     if (req.displayName !== "") {
       const problem = displayNameProblem(displayName);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mcpClient } from "./mcp-client.js";
 
 // What `npm pack` of this package holds, built as it is published (the
 // declaration files aside, which take a long type-check), and the package
@@ -15,11 +16,22 @@ const pkg = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")) as {
 
 let work: string;
 let staged: string;
+let installed: string;
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "playfield-pack-"));
   staged = join(work, "package");
   execFileSync(process.execPath, [join(REPO, "node_modules/tsup/dist/cli-default.js"), "--out-dir", join(staged, "dist"), "--no-dts", "--silent"], { cwd: PACKAGE, stdio: "pipe" });
   for (const entry of ["package.json", "README.md", "LICENSE", "bin", "src"]) cpSync(join(PACKAGE, entry), join(staged, entry), { recursive: true });
+  // Installed from the tarball into an app's node_modules, its dependencies placed
+  // beside it as an install would (from this repository's node_modules).
+  const tarball = execFileSync(npm, ["pack", "--silent", "--pack-destination", work], { cwd: staged, encoding: "utf8" }).trim().split("\n").pop()!;
+  installed = join(work, "app/node_modules/@playfield/script-runtime");
+  mkdirSync(installed, { recursive: true });
+  execFileSync("tar", ["-xzf", join(work, tarball), "-C", installed, "--strip-components=1"]);
+  for (const name of Object.keys(pkg.dependencies)) {
+    mkdirSync(join(work, "app/node_modules", name, ".."), { recursive: true });
+    symlinkSync(join(REPO, "node_modules", name), join(work, "app/node_modules", name));
+  }
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -42,15 +54,6 @@ describe("npm pack of @playfield/script-runtime", () => {
   });
 
   it("should run its command from the installed package (the built dist, no tsx)", () => {
-    const tarball = execFileSync(npm, ["pack", "--silent", "--pack-destination", work], { cwd: staged, encoding: "utf8" }).trim().split("\n").pop()!;
-    const installed = join(work, "app/node_modules/@playfield/script-runtime");
-    mkdirSync(installed, { recursive: true });
-    execFileSync("tar", ["-xzf", join(work, tarball), "-C", installed, "--strip-components=1"]);
-    // Its dependencies, as an install would place them (from this repository's node_modules).
-    for (const name of Object.keys(pkg.dependencies)) {
-      mkdirSync(join(work, "app/node_modules", name, ".."), { recursive: true });
-      symlinkSync(join(REPO, "node_modules", name), join(work, "app/node_modules", name));
-    }
     expect(existsSync(join(installed, "dist/cli.cjs"))).toBe(false);
     const bin = join(installed, pkg.bin["playfield-scripts"]!);
     const help = spawnSync(process.execPath, [bin, "--help"], { cwd: join(work, "app"), encoding: "utf8", timeout: 30_000 });
@@ -65,5 +68,11 @@ describe("npm pack of @playfield/script-runtime", () => {
     const answers = lines.stdout.trim().split("\n").map((l) => JSON.parse(l) as { ok: boolean; result: { log?: string[] } });
     expect(answers.map((a) => a.ok)).toEqual([true, true, true]);
     expect(answers[2]!.result.log).toEqual(["[tick 1] loaded a"]);
+  }, 60_000);
+
+  it("should serve MCP from the installed package", async () => {
+    const bin = join(installed, pkg.bin["playfield-scripts"]!);
+    const client = await mcpClient(process.execPath, [bin, "mcp", "--manual-ticks"], join(work, "app"));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(["script_load", "runtime_step", "script_list"]));
   }, 60_000);
 });

@@ -1,3 +1,4 @@
+import type { ServerEventMap } from "@playfield/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chatSendHandler } from "../src/realtime/chat-handler.js";
@@ -82,7 +83,7 @@ describe("chat unread counts", () => {
           );
           expect(replies).toEqual([expect.objectContaining({ type: "chat_ack", duplicate: false })]);
           const list = model.messages.get(key) ?? [];
-          list.push({ id: replies[0]!.messageId as string, sender: user });
+          list.push({ id: (replies[0] as ServerEventMap["chat_ack"]).messageId, sender: user });
           model.messages.set(key, list);
           model.read(user, key, list.length - 1);
           continue;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryServer } from "@playfield/server-memory";
 import { startServer } from "@playfield/server-memory";
-import { createRealtimeEndpoint, DEFAULT_MAX_FRAMES, RealtimeCloseCode, type RealtimeEndpointOptions } from "../src/realtime/realtime-endpoint.js";
+import { RealtimeCloseCode } from "@playfield/core";
+import { createRealtimeEndpoint, DEFAULT_MAX_FRAMES, type RealtimeEndpointOptions } from "../src/realtime/realtime-endpoint.js";
 import { readySocket } from "./realtime-sockets.js";
 
 /** An in-process connection on a frozen clock: what it received and how it closed. */
@@ -51,13 +52,14 @@ describe("connection frame limit", () => {
     expect(c.pongs()).toBe(599);
   });
 
-  it("should count frames of every kind: malformed, unknown types and chat", async () => {
+  it("should count frames of every kind, refused and malformed ones before they are read", async () => {
     const c = await inProcess({ maxFrames: { burst: 4, intervalMs: 1000 } });
-    c.peer.receive("not json");
     c.peer.receive("{\"type\":\"nope\"}");
     c.peer.receive("{\"type\":\"chat_send\"}");
+    c.peer.receive("{\"type\":\"signal\"}");
     expect(c.closes).toEqual([]);
-    c.peer.receive("{\"type\":\"ping\"}");
+    // Over the limit, a malformed frame closes with 4029: it is counted before it is read.
+    c.peer.receive("not json");
     expect(c.closes).toMatchObject([{ code: RealtimeCloseCode.TooManyFrames }]);
   });
 

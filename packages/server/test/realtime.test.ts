@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { startServer, type StartedServer, type StartServerOptions } from "@playfield/server-memory";
-import { RealtimeCloseCode } from "../src/realtime/realtime-endpoint.js";
+import { RealtimeCloseCode } from "@playfield/core";
 import { openSocket, readySocket } from "./realtime-sockets.js";
 import { addExperience, befriend } from "./session-world.js";
 import { createClient } from "@playfield/client";
@@ -37,7 +37,7 @@ describe("GET /realtime", () => {
       expect((await game.closed).code).toBe(RealtimeCloseCode.Unauthenticated);
       const wrong = await openSocket(server.url);
       wrong.send({ type: "hello" });
-      expect(await wrong.closed).toMatchObject({ code: RealtimeCloseCode.BadHandshake, reason: expect.stringMatching(/first message must be/) });
+      expect(await wrong.closed).toMatchObject({ code: RealtimeCloseCode.BadFrame, reason: expect.stringMatching(/first message must be/) });
       const silent = await openSocket(server.url);
       expect(await silent.closed).toMatchObject({ code: RealtimeCloseCode.AuthTimeout, reason: expect.stringMatching(/^auth: /) });
     });
@@ -61,7 +61,7 @@ describe("GET /realtime", () => {
   });
 
   describe("messages", () => {
-    it("should answer ping with pong and an unknown type with an error event", async () => {
+    it("should answer ping with pong, an unknown type with an error event, and close on a malformed frame", async () => {
       await using server = await listening();
       const ada = await server.seed.user();
       const socket = await readySocket(server.url, ada.accessToken);
@@ -69,8 +69,9 @@ describe("GET /realtime", () => {
       await socket.next((m) => m.type === "pong");
       socket.send({ type: "teleport" });
       expect(await socket.next((m) => m.type === "error")).toMatchObject({ about: "teleport", code: "invalid_argument" });
+      // A frame that is not a JSON object with a string type is not answered: the connection closes.
       socket.send("[1,2]");
-      expect(await socket.next((m) => m.type === "error" && m.about === "")).toMatchObject({ code: "invalid_argument" });
+      expect(await socket.closed).toMatchObject({ code: RealtimeCloseCode.BadFrame, reason: "a frame is a JSON object with a string `type`" });
     });
 
     it("should deliver session_members to every member's connection on each join and leave", async () => {
@@ -139,8 +140,8 @@ describe("GET /realtime", () => {
       await using server = await listening();
       const ada = await server.seed.user();
       const sockets = await Promise.all([1, 2, 3].map(() => readySocket(server.url, ada.accessToken)));
-      server.deps.realtime.publish(ada.userId, { type: "presence", status: "online" });
-      for (const socket of sockets) expect(await socket.next((m) => m.type === "presence")).toEqual({ type: "presence", status: "online" });
+      server.deps.realtime.publish(ada.userId, { type: "presence", userId: "usr_x", presence: "online" });
+      for (const socket of sockets) expect(await socket.next((m) => m.type === "presence")).toEqual({ type: "presence", userId: "usr_x", presence: "online" });
       sockets[0]!.ws.close();
       await sockets[0]!.closed;
       await new Promise((r) => setTimeout(r, 20));
@@ -159,14 +160,14 @@ describe("GET /realtime", () => {
       const big = "x".repeat(64 * 1024);
       let sent = 0;
       while (server.deps.realtime.isOnline(ada.userId) && sent < 2000) {
-        server.deps.realtime.publishMany([ada.userId, bob.userId], { type: "flood", i: sent++, big });
+        server.deps.realtime.publishMany([ada.userId, bob.userId], { type: "signal", sessionId: "flood", from: "usr_x", data: { i: sent++, big } });
         await new Promise((r) => setImmediate(r));
       }
       expect(server.deps.realtime.isOnline(ada.userId)).toBe(false);
       expect(sent).toBeLessThan(2000);
       // The connection that reads keeps its messages.
       expect(server.deps.realtime.isOnline(bob.userId)).toBe(true);
-      await reader.next((m) => m.type === "flood" && m.i === sent - 1, 4000);
+      await reader.next((m) => m.type === "signal" && (m.data as { i: number }).i === sent - 1, 4000);
       (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
       expect([RealtimeCloseCode.TooSlow, 1006]).toContain((await slow.closed).code);
       await expect.poll(() => server.realtime.size).toBe(1);

@@ -1,6 +1,6 @@
 import type { SessionAllocator } from "../src/ports/allocator.js";
 import { describe, expect, it } from "vitest";
-import { Code, DatastoreService, tables } from "@playfield/core";
+import { Code, DatastoreService, tables, type ServerEventMap } from "@playfield/core";
 import { authorize } from "../src/rpc/authorize.js";
 import type { RealtimeEvent } from "../src/ports/realtime-hub.js";
 import type { MemoryServer } from "@playfield/server-memory";
@@ -248,7 +248,7 @@ describe.each(TRANSPORTS)("SessionService (%s)", (kind) => {
       expect(detail.members.filter((m) => m.isHost).map((m) => m.user.id)).toEqual([bob.userId]);
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ type: "session_members", sessionId: a.sessionId });
-      expect((events[0]!.members as { user: { id: string }; isHost: boolean }[]).map((m) => [m.user.id, m.isHost])).toEqual([[bob.userId, true], [cy.userId, false]]);
+      expect((events[0] as ServerEventMap["session_members"]).members.map((m) => [m.user.id, m.isHost])).toEqual([[bob.userId, true], [cy.userId, false]]);
       await expectError(authorize(t.server.deps, gameMethod, `Bearer ${a.gameToken}`), Code.PermissionDenied, /no longer in this game session/);
       // Leaving again is harmless.
       await ada.client.session.leave({ sessionId: a.sessionId });
@@ -332,7 +332,7 @@ describe.each(TRANSPORTS)("SessionService (%s)", (kind) => {
       const bobEvents = listen(t.server, bob.userId);
       const a = await ada.client.session.join({ experienceId: experience.id });
       await bob.client.session.join({ experienceId: experience.id });
-      const ids = (e: RealtimeEvent) => (e.members as { user: { id: string } }[]).map((m) => m.user.id);
+      const ids = (e: RealtimeEvent) => (e as ServerEventMap["session_members"]).members.map((m) => m.user.id);
       expect(adaEvents.map(ids)).toEqual([[ada.userId], [ada.userId, bob.userId]]);
       expect(bobEvents.map(ids)).toEqual([[ada.userId, bob.userId]]);
       expect(bobEvents[0]).toMatchObject({ type: "session_members", sessionId: a.sessionId });

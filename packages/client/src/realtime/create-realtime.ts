@@ -1,3 +1,4 @@
+import { RealtimeCloseCode } from "@playfield/core/wire";
 import type { ClientAuth } from "../token-session.js";
 import type { RealtimeEventMap, RealtimeMessage } from "./realtime-events.js";
 
@@ -53,8 +54,6 @@ export interface Realtime {
   close(): void;
 }
 
-// Server close codes (docs/realtime.md).
-const UNAUTHENTICATED = 4001;
 const OPEN = 1;
 
 function realtimeUrl(url: string): string {
@@ -146,7 +145,7 @@ export function createRealtime(client: { auth: ClientAuth }, options: RealtimeOp
       if (await client.auth.isSignedIn()) return scheduleReconnect();
     }
     if (isClosed()) return;
-    if (!token) return setState("closed", { code: UNAUTHENTICATED, reason: "signed out" });
+    if (!token) return setState("closed", { code: RealtimeCloseCode.Unauthenticated, reason: "signed out" });
     const ws = new Socket!(url);
     socket = ws;
     ws.onopen = () => {
@@ -174,7 +173,7 @@ export function createRealtime(client: { auth: ClientAuth }, options: RealtimeOp
       socket = null;
       const detail = { code: event.code, reason: event.reason };
       if (state === "closed") return;
-      if (event.code === UNAUTHENTICATED) {
+      if (event.code === RealtimeCloseCode.Unauthenticated) {
         // The token was refused: refresh it, then connect again.
         setState("reconnecting", detail);
         client.auth.refresh().then(

@@ -1,9 +1,10 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
+import { realtime, RealtimeCloseCode } from "@playfield/core";
 import { createCors } from "../routes/cors.js";
 import type { ServerDeps } from "../server-deps.js";
-import { createRealtimeEndpoint, RealtimeCloseCode, type RealtimeEndpointOptions, type RealtimePeer } from "../realtime/realtime-endpoint.js";
+import { createRealtimeEndpoint, type RealtimeEndpointOptions, type RealtimePeer } from "../realtime/realtime-endpoint.js";
 
 /** How long a closing connection may take to answer the close frame. */
 const CLOSE_GRACE_MS = 1000;
@@ -37,7 +38,7 @@ export interface WebSocketAdapter {
 export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSocketAdapterOptions = {}): WebSocketAdapter {
   const path = options.path ?? "/realtime";
   const endpoint = createRealtimeEndpoint(deps, options);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? 64 * 1024, perMessageDeflate: false });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? realtime.REALTIME_FRAME_MAX_BYTES, perMessageDeflate: false });
   const live = new Map<WebSocket, { peer: RealtimePeer; alive: boolean }>();
 
   // Browsers send no preflight before a WebSocket: the upgrade itself checks the page's origin.
@@ -73,12 +74,13 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
     ws.on("pong", () => { entry.alive = true; });
     ws.on("message", (data, isBinary) => {
       if (isBinary) {
-        ws.close(RealtimeCloseCode.BadHandshake, "messages are JSON text");
+        ws.close(RealtimeCloseCode.BadFrame, "a frame is JSON text, not binary");
         return;
       }
       peer.receive(data.toString());
     });
-    ws.on("error", () => ws.terminate());
+    // ws has already sent a close frame for a protocol error (1009 for a frame over the limit): cut the socket only once it had time to leave.
+    ws.on("error", () => setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref());
     ws.on("close", () => {
       live.delete(ws);
       peer.closed();

@@ -1,3 +1,4 @@
+import type { ServerEvent } from "@playfield/core";
 import { createLocalPubSub, type RealtimePubSub } from "./pubsub.js";
 
 /*
@@ -8,11 +9,8 @@ import { createLocalPubSub, type RealtimePubSub } from "./pubsub.js";
  * processes can share the fan-out.
  */
 
-/** A server → client event: a JSON object with a `type`. */
-export interface RealtimeEvent {
-  type: string;
-  [field: string]: unknown;
-}
+/** A server → client event, as the core describes it (`realtime.SERVER_EVENT_SCHEMAS`). */
+export type RealtimeEvent = ServerEvent;
 
 /** One live connection of a user. */
 export interface RealtimeConnection {

@@ -1,14 +1,17 @@
-import { Code, PlayfieldError, SessionService, takeToken, type MethodDesc, type RateRule, type RateState } from "@playfield/core";
+import {
+  Code, PlayfieldError, realtime, RealtimeCloseCode, takeToken, utf8Length, type ClientFrame, type RateRule, type RateState, type ServerEvent,
+} from "@playfield/core";
 import { authorize } from "../rpc/authorize.js";
 import type { ServerDeps } from "../server-deps.js";
 import { presenceFeed } from "../services/presence/feed.js";
-import { defaultMessageHandlers, type MessageHandlers } from "./message-handlers.js";
-import type { RealtimeEvent } from "../ports/realtime-hub.js";
+import { defaultMessageHandlers, handleFrame, type MessageHandlers } from "./message-handlers.js";
 
 /*
  * One realtime connection's protocol, apart from any WebSocket library:
  * the first message authenticates (`{"type":"auth","token"}` → `ready`),
- * then client messages go to handlers by `type` and the hub's events go out.
+ * then client frames, each read against the core's schemas first
+ * (`realtime.readClientFrame`), go to handlers by `type` and the hub's
+ * events go out.
  * A client that does not keep up is disconnected rather than buffered
  * without bound.
  */
@@ -21,23 +24,6 @@ export interface RealtimeSocket {
   /** Bytes accepted by `send` and not yet written out. */
   readonly bufferedAmount: number;
 }
-
-/** The close codes the server uses (4000-4999: the application's range). */
-export const RealtimeCloseCode = {
-  /** No `auth` message in time. */
-  AuthTimeout: 4000,
-  /** The token was refused, or the device was signed out: get a fresh token and connect again. */
-  Unauthenticated: 4001,
-  /** The first message was not `auth`, or was not JSON. */
-  BadHandshake: 4002,
-  /** The client did not read its messages fast enough. */
-  TooSlow: 4008,
-  /** The client sent frames faster than the connection's frame limit (`maxFrames`). */
-  TooManyFrames: 4029,
-  /** The server is shutting down: connect again later. */
-  GoingAway: 1001,
-} as const;
-export type RealtimeCloseCode = (typeof RealtimeCloseCode)[keyof typeof RealtimeCloseCode];
 
 /** Options of `createRealtimeEndpoint`; each has a documented default (docs/realtime.md). */
 export interface RealtimeEndpointOptions {
@@ -69,17 +55,17 @@ export interface RealtimeEndpoint {
   open(socket: RealtimeSocket): RealtimePeer;
 }
 
-/** The auth rule of a realtime connection: an account or guest access token; game and scoped tokens are refused. */
-const CONNECT: MethodDesc = {
-  ...SessionService.methods.getSession,
-  localName: "realtime",
-  name: "Realtime",
-  path: "/realtime",
-  service: "realtime",
-  auth: "guest",
-  scopes: [],
-  summary: "The realtime connection.",
-};
+/** A close reason cut to the 123 bytes of UTF-8 a close frame holds (ws throws on a longer one). */
+function closeReason(text: string): string {
+  let out = "";
+  let bytes = 0;
+  for (const ch of text) {
+    bytes += utf8Length(ch);
+    if (bytes > 123) break;
+    out += ch;
+  }
+  return out;
+}
 
 /** The default frame limit of a connection: 100 at once, then 50 a second. */
 export const DEFAULT_MAX_FRAMES: Readonly<RateRule> = { burst: 100, intervalMs: 20 };
@@ -115,7 +101,7 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
         state = "closed";
         clearTimeout(timer);
         leave();
-        socket.close(code, reason);
+        socket.close(code, closeReason(reason));
       };
       const written = () => { pending -= 1; };
       const sendText = (text: string) => {
@@ -127,24 +113,22 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
         pending += 1;
         socket.send(text, written);
       };
-      const send = (event: RealtimeEvent) => sendText(JSON.stringify(event));
+      const send = (event: ServerEvent) => sendText(JSON.stringify(event));
       const sendError = (reason: unknown, about: string) => {
         const error = PlayfieldError.from(reason);
         if (error.code === Code.Internal) deps.onInternalError(reason);
         send({ type: "error", about, code: error.code, message: error.code === Code.Internal ? "internal error" : error.rawMessage });
       };
 
+      // Frames that arrive while `auth` is being checked wait for it, in order (at most a burst's worth).
+      const early: string[] = [];
       const timer = setTimeout(() => close(RealtimeCloseCode.AuthTimeout, "auth: send {\"type\":\"auth\",\"token\"} first"), authTimeoutMs);
       timer.unref?.();
 
-      async function authenticate(token: unknown): Promise<void> {
-        if (typeof token !== "string" || token === "") {
-          close(RealtimeCloseCode.BadHandshake, "auth: token required");
-          return;
-        }
+      async function authenticate(token: string): Promise<void> {
         state = "authenticating";
         try {
-          const caller = await authorize(deps, CONNECT, `Bearer ${token}`);
+          const caller = await authorize(deps, realtime.REALTIME_AUTH, `Bearer ${token}`);
           if (caller.kind !== "user") throw new PlayfieldError(Code.Unauthenticated, "an access token is required");
           if ((state as string) === "closed") return;
           clearTimeout(timer);
@@ -155,47 +139,58 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
           detach = deps.realtime.attach({ userId, send, sendText });
           send({ type: "ready", userId });
           void presence.opened(userId, send);
+          for (const text of early.splice(0)) receiveReady(text);
         } catch (reason) {
           const error = PlayfieldError.from(reason);
-          close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`.slice(0, 120));
+          close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`);
         }
       }
 
       /** A fresh token on a live connection (the client refreshed): same user, or the connection ends. */
-      async function reauthenticate(token: unknown): Promise<void> {
+      async function reauthenticate(token: string): Promise<void> {
         try {
-          if (typeof token !== "string" || token === "") throw new PlayfieldError(Code.InvalidArgument, "token: required");
-          const caller = await authorize(deps, CONNECT, `Bearer ${token}`);
+          const caller = await authorize(deps, realtime.REALTIME_AUTH, `Bearer ${token}`);
           if (caller.kind !== "user" || caller.userId !== userId) throw new PlayfieldError(Code.Unauthenticated, "the token is another user's");
           deviceId = caller.deviceId;
           authorization = `Bearer ${token}`;
           send({ type: "ready", userId });
         } catch (reason) {
           const error = PlayfieldError.from(reason);
-          if (error.code === Code.InvalidArgument) sendError(error, "auth");
-          else close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`.slice(0, 120));
+          close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`);
         }
       }
 
-      async function dispatch(message: RealtimeEvent): Promise<void> {
-        if (message.type === "ping") {
+      /** A valid frame of a ready connection: the connection's own types, then the handlers. */
+      async function dispatch(frame: ClientFrame): Promise<void> {
+        if (frame.type === "ping") {
           send({ type: "pong" });
           return;
         }
-        if (message.type === "auth") {
-          await reauthenticate(message.token);
-          return;
-        }
-        const handler = Object.hasOwn(handlers, message.type) ? handlers[message.type] : undefined;
-        if (!handler) {
-          send({ type: "error", about: message.type, code: Code.InvalidArgument, message: `type: unknown message type ${JSON.stringify(message.type).slice(0, 40)}` });
+        if (frame.type === "auth") {
+          await reauthenticate(frame.token);
           return;
         }
         try {
-          await handler(message, { deps, userId: userId!, deviceId, reply: send });
+          await handleFrame(handlers, frame, { deps, userId: userId!, deviceId, reply: send });
         } catch (reason) {
-          sendError(reason, message.type);
+          sendError(reason, frame.type);
         }
+      }
+
+      /** Reads a frame of a ready connection: a malformed one closes it, a refused one answers `error`. */
+      function receiveReady(text: string): void {
+        if (state !== "ready") return;
+        const reading = realtime.readClientFrame(text);
+        if (reading.kind === "malformed") {
+          close(RealtimeCloseCode.BadFrame, reading.reason);
+          return;
+        }
+        if (reading.kind === "refused") {
+          const { about, error, clientMessageId } = reading;
+          send({ type: "error", about, code: error.code, message: error.rawMessage, ...(clientMessageId !== undefined ? { clientMessageId } : {}) });
+          return;
+        }
+        void dispatch(reading.frame);
       }
 
       return {
@@ -211,27 +206,22 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
             }
             frames = decision.state;
           }
-          if (state === "authenticating") return;
-          let message: unknown;
-          try {
-            message = JSON.parse(text);
-          } catch {
-            message = undefined;
-          }
-          const valid = typeof message === "object" && message !== null && !Array.isArray(message) && typeof (message as RealtimeEvent).type === "string";
-          if (state === "waiting") {
-            if (!valid || (message as RealtimeEvent).type !== "auth") {
-              close(RealtimeCloseCode.BadHandshake, "the first message must be {\"type\":\"auth\",\"token\"}");
-              return;
-            }
-            void authenticate((message as RealtimeEvent).token);
+          if (state === "authenticating") {
+            if (early.length < (maxFrames?.burst ?? 100)) early.push(text);
             return;
           }
-          if (!valid) {
-            send({ type: "error", about: "", code: Code.InvalidArgument, message: "a message is a JSON object with a string `type`" });
+          if (state === "ready") {
+            receiveReady(text);
             return;
           }
-          void dispatch(message as RealtimeEvent);
+          // The first frame: a valid `auth`, or the connection closes.
+          const reading = realtime.readClientFrame(text);
+          if (reading.kind !== "frame" || reading.frame.type !== "auth") {
+            const why = reading.kind === "malformed" ? reading.reason : reading.kind === "refused" ? reading.error.rawMessage : "";
+            close(RealtimeCloseCode.BadFrame, `the first message must be {"type":"auth","token"}${why ? `: ${why}` : ""}`);
+            return;
+          }
+          void authenticate(reading.frame.token);
         },
         closed() {
           if (state === "closed") return;
@@ -242,11 +232,11 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
         async recheck() {
           if (state !== "ready") return;
           try {
-            await authorize(deps, CONNECT, authorization);
+            await authorize(deps, realtime.REALTIME_AUTH, authorization);
           } catch (reason) {
             const error = PlayfieldError.from(reason);
             // Only a refused token ends the connection: an expired access token is refused too, so a client reconnects with a fresh one.
-            if (error.code === Code.Unauthenticated) close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`.slice(0, 120));
+            if (error.code === Code.Unauthenticated) close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`);
           }
         },
       };

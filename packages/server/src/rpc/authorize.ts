@@ -1,4 +1,4 @@
-import { fail, tables, TokenType, type MethodDesc, type TokenClaims, type Tx } from "@playfield/core";
+import { fail, tables, TokenType, type AuthRule, type TokenClaims, type Tx } from "@playfield/core";
 import type { Caller } from "./caller.js";
 import type { ServerDeps } from "../server-deps.js";
 
@@ -16,7 +16,7 @@ export function bearerToken(header: string | null): string | null {
  * way before its implementation runs. Revocation (signed-out device, changed
  * password, deleted account, left game session) is checked on every call.
  */
-export async function authorize(deps: ServerDeps, method: MethodDesc, authorization: string | null): Promise<Caller> {
+export async function authorize(deps: ServerDeps, method: AuthRule, authorization: string | null): Promise<Caller> {
   if (method.auth === "none") return { kind: "anonymous" };
   const token = bearerToken(authorization);
   if (token === null) {

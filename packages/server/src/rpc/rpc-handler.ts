@@ -1,8 +1,7 @@
 import {
-  Code, PlayfieldError, UniqueViolation, codeToHttpStatus, fail, messageName, readMessage, shapeTable, toErrorJson, writeMessage,
-  type FieldIssue, type MessageShape,
+  Code, PlayfieldError, UniqueViolation, codeToHttpStatus, fail, issuesToError, messageName, readMessage, shapeTable, toErrorJson, writeMessage,
+  type MessageShape,
 } from "@playfield/core";
-import type { z } from "zod";
 import { authorize } from "./authorize.js";
 import { createHandlerContext } from "./handler-context.js";
 import type { Route } from "./router.js";
@@ -43,17 +42,6 @@ const JSON_TYPE = "application/json";
 
 export function errorAnswer(error: PlayfieldError, headers: Record<string, string> = {}): Answer {
   return { status: codeToHttpStatus[error.code], headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(toErrorJson(error)) };
-}
-
-/** `a.b[2]: rule` for the first issue, as the spec wants the field named; every issue in details. */
-export function issuesToError(issues: z.core.$ZodIssue[]): PlayfieldError {
-  const details: FieldIssue[] = issues.map((issue) => ({
-    path: issue.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
-    message: issue.message,
-  }));
-  const first = details[0]!;
-  const where = first.path.length ? first.path.map((p, i) => (typeof p === "number" ? `[${p}]` : i ? `.${p}` : p)).join("") : "body";
-  return fail.invalid(`${where}: ${first.message}`, details);
 }
 
 async function readBody(call: IncomingCall): Promise<Record<string, unknown>> {

@@ -1,5 +1,5 @@
 import {
-  addToOrdered, fail, isJsonObject, mergeTopLevel, schemas, setMayWrite, tables, utf8Length,
+  addToOrdered, fail, mergeTopLevelText, schemas, setMayWrite, tables, utf8Length,
   type DatastoreService, type OrderedEntryRow, type Tx,
 } from "@playfield/core";
 import type { GameCaller } from "../../rpc/caller.js";
@@ -40,14 +40,6 @@ function datastoreCall<T>(ctx: HandlerContext, fn: (tx: Tx, caller: GameCaller, 
   });
 }
 
-/** The stored value of an Update as an object, or undefined for a missing entry. */
-function storedObject(value: string | undefined) {
-  if (value === undefined) return undefined;
-  const parsed: unknown = JSON.parse(value);
-  if (!isJsonObject(parsed)) throw fail.precondition("key: the stored value is not a JSON object, so a patch cannot merge into it");
-  return parsed;
-}
-
 /** DatastoreService: game save data, ordered stores, data export. */
 export const datastoreService: ServiceImpl<typeof DatastoreService> = {
   get(req, ctx) {
@@ -73,13 +65,13 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
   },
 
   update(req, ctx) {
-    const patch: unknown = JSON.parse(req.patch);
-    if (!isJsonObject(patch)) throw fail.invalid("patch: must be a JSON object as text");
     return datastoreCall(ctx, async (tx, caller, usage) => {
       const at = resolveEntry(caller, req);
       await requireWrite(tx, caller, at.scope === "user" ? { kind: "user", userId: at.ownerId } : { kind: "global" });
       const current = await tx.get(tables.datastoreEntries, at.id);
-      const value = JSON.stringify(mergeTopLevel(storedObject(current?.value), patch));
+      // Merged as text: no stored value, of any size or depth, is parsed into objects or walked (the schema checked the patch).
+      const value = mergeTopLevelText(current?.value, req.patch);
+      if (value === null) throw fail.precondition("key: the stored value is not a JSON object, so a patch cannot merge into it");
       const valueBytes = checkValueSize("patch", value);
       const row = await writeEntry(tx, ctx.deps, usage, at, current, value, valueBytes);
       return { value: row.value, version: row.version };

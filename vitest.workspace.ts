@@ -11,6 +11,9 @@ const repo = fileURLToPath(new URL(".", import.meta.url));
 // global setup looks for the browser once, says once when it is missing, and fails in CI.
 const browserTests = "**/*.browser.test.ts";
 const exclude = [...configDefaults.exclude, browserTests];
+// Why 30 s and not Vitest's 5 s: property tests, tsc runs and spawned servers take a few
+// seconds alone and several times that on a loaded 2-core machine; a real hang still fails.
+const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 const sourceConditions = {
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
@@ -22,11 +25,12 @@ export default defineConfig({
     projects: [
       ...["core", "client", "server", "server-memory", "script-runtime"].map((name) => ({
         ...sourceConditions,
-        test: { name, root: `${repo}packages/${name}`, include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude },
+        test: { ...timeouts, name, root: `${repo}packages/${name}`, include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude },
       })),
       {
         ...sourceConditions,
         test: {
+          ...timeouts,
           name: "storage-postgres",
           root: `${repo}packages/storage-postgres`,
           include: ["test/**/*.test.ts", "src/**/*.test.ts"],
@@ -37,15 +41,16 @@ export default defineConfig({
       },
       {
         ...sourceConditions,
-        test: { name: "examples", root: `${repo}examples`, include: ["*/test/**/*.test.ts"], exclude },
+        test: { ...timeouts, name: "examples", root: `${repo}examples`, include: ["*/test/**/*.test.ts"], exclude },
       },
       {
         ...sourceConditions,
-        test: { name: "repo", root: repo, include: ["scripts/**/*.test.ts", "bench/**/*.test.ts"], exclude },
+        test: { ...timeouts, name: "repo", root: repo, include: ["scripts/**/*.test.ts", "bench/**/*.test.ts"], exclude },
       },
       {
         ...sourceConditions,
         test: {
+          ...timeouts,
           name: "browser",
           root: repo,
           include: [`packages/*/test/${browserTests}`, `examples/*/test/${browserTests}`],

@@ -118,7 +118,7 @@ async function ensureTable(session: SqlSession, schema: string, def: TableDef<un
   return next;
 }
 
-async function createIndex(session: SqlSession, schema: string, table: string, column: string, unique: boolean): Promise<void> {
+export async function createIndex(session: SqlSession, schema: string, table: string, column: string, unique: boolean): Promise<void> {
   const name = ident(`${table}_${column}`);
   const on = `${ident(schema)}.${ident(table)}`;
   // Rows left out of an index (NULL key) take no room in its btree.

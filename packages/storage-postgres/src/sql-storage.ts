@@ -15,6 +15,7 @@ import { countSql, selectSql } from "./query-sql.js";
 import { backoffMs, DEFAULT_MAX_ATTEMPTS, isRetryable } from "./retry-policy.js";
 import { decodeRow, encodeRow } from "./row-codec.js";
 import { inlineParams } from "./sql-literal.js";
+import { restoreSnapshot, takeSnapshot } from "./sql-snapshot.js";
 import { ensureTables, managedTables } from "./schema-migrations.js";
 import { createQueue, type SqlDatabase, type SqlSession } from "./sql-database.js";
 import { encodedKeyOf, ident, type IndexLayout, type TableLayout } from "./table-layout.js";
@@ -101,6 +102,12 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
         const deletes = tables.map((name, i) => `d${i} AS (DELETE FROM ${ident(schema)}.${ident(name)})`);
         await session.query(`WITH ${deletes.join(", ")} SELECT 1`);
       });
+    },
+    // Copies of the stored rows, keys included, for test suites that seed once and restore before each case.
+    snapshot: () => database.session((session) => takeSnapshot(session, schema)),
+    async restore(snapshot) {
+      await ensure([]);
+      await database.session((session) => restoreSnapshot(session, schema, snapshot));
     },
     close: () => database.close(),
   };

@@ -31,6 +31,7 @@ export default defineConfig({
         ...sourceConditions,
         test: {
           ...timeouts,
+          ...timeouts,
           name: "storage-postgres",
           root: `${repo}packages/storage-postgres`,
           include: ["test/**/*.test.ts", "src/**/*.test.ts"],

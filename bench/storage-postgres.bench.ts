@@ -13,6 +13,7 @@
  * sets each measurement's length (default 1.5).
  */
 import { defineTable, type Storage } from "@playfield/core";
+import { cpus, loadavg } from "node:os";
 import pg from "pg";
 import { createMemoryStorage } from "../packages/server/src/ports/memory-storage/index.js";
 import { createPgliteStorage, createPostgresStorage } from "../packages/storage-postgres/src/index.js";
@@ -79,7 +80,7 @@ try {
   for (const storage of [memory, postgres, pglite]) await seed(storage);
 
   const version = (await admin<{ server_version: string }>("SHOW server_version"))[0]?.server_version;
-  console.log(`Node ${process.version}, PostgreSQL ${version} on loopback, PGlite in memory (started in ${(pgliteStart / 1000).toFixed(1)} s); ${ROWS.toLocaleString("en")} rows, one index`);
+  console.log(`Node ${process.version}, PostgreSQL ${version} on loopback, PGlite in memory (started in ${(pgliteStart / 1000).toFixed(1)} s); ${ROWS.toLocaleString("en")} rows, one index; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs (PostgreSQL's backends share them, so a busy machine slows the database side most)`);
 
   for (const c of cases) {
     const baseline = await measure(`memory: ${c.name}`, () => c.run(memory));

@@ -79,6 +79,11 @@ describe("hostile frames on the realtime WebSocket", () => {
       const attacker = await server.seed.user({ username: "attacker_1" });
       const bystander = await server.seed.user({ username: "bystander_1" });
       const game = await server.seed.gameToken(attacker);
+      // The bystander blocked the attacker: nothing the attacker sends may reach them, a valid DM included.
+      const blocked = await fetch(`${server.url}/svc.platform.v1.SocialService/Block`, {
+        method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${bystander.accessToken}` }, body: JSON.stringify({ userId: attacker.userId }),
+      });
+      expect(blocked.status).toBe(200);
       const watch = await connect(server.url);
       watch.ws.send(JSON.stringify({ type: "auth", token: bystander.accessToken }));
       await withinMs((async () => { while (!watch.messages.some((m) => m.type === "ready")) await new Promise((r) => setTimeout(r, 5)); })(), 2_000, "bystander ready");

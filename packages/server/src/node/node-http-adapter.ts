@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { fail } from "@playfield/core";
 import type { Cors } from "../routes/cors.js";
 import type { FetchHandler } from "../routes/fetch-handler.js";
-import { errorAnswer, MAX_BODY_BYTES, type Answer, type RpcHandler } from "../rpc/rpc-handler.js";
+import { knownBody } from "../routes/known-body.js";
+import { errorAnswer, MAX_BODY_BYTES, type Answer, type IncomingCall, type RpcHandler } from "../rpc/rpc-handler.js";
 
 /** What the adapter serves: the fetch handler, and the RPC layer for the fast path. */
 export interface NodeApp {
@@ -46,12 +47,7 @@ export function nodeHttpAdapter(app: NodeApp): (req: IncomingMessage, res: Serve
       const route = req.method === "OPTIONS" ? undefined : app.rpc?.route(path);
       const origin = req.headers.origin;
       const done = route
-        ? app.rpc!.handle(route, {
-            method: req.method ?? "GET",
-            header: (name) => headerOf(req, name),
-            text: async () => body.toString("utf8"),
-            clientAddress: req.socket.remoteAddress ?? null,
-          }).then((answer) => writeAnswer(res, origin === undefined || !app.cors
+        ? app.rpc!.handle(route, new NodeCall(req, body)).then((answer) => writeAnswer(res, origin === undefined || !app.cors
             ? answer
             : { ...answer, headers: app.cors.withHeaders(answer.headers, origin) }))
         : viaFetch(app.handle, req, res, body);
@@ -61,6 +57,24 @@ export function nodeHttpAdapter(app: NodeApp): (req: IncomingMessage, res: Serve
       });
     });
   };
+}
+
+/** A call read from an IncomingMessage; its methods live on the prototype, so a call builds no closures. */
+class NodeCall implements IncomingCall {
+  readonly method: string;
+  // Read now, not when a method asks: a client that hangs up takes its address with it (throttles key on it).
+  // Node caches it per socket, so a keep-alive connection looks it up once.
+  readonly clientAddress: string | null;
+  constructor(private readonly req: IncomingMessage, private readonly body: Buffer) {
+    this.method = req.method ?? "GET";
+    this.clientAddress = req.socket.remoteAddress ?? null;
+  }
+  header(name: string): string | null {
+    return headerOf(this.req, name);
+  }
+  text(): string {
+    return this.body.toString("utf8");
+  }
 }
 
 function pathOf(url: string): string {
@@ -75,15 +89,19 @@ function headerOf(req: IncomingMessage, name: string): string | null {
 }
 
 function writeAnswer(res: ServerResponse, answer: Answer): void {
-  res.writeHead(answer.status, { ...answer.headers, "content-length": Buffer.byteLength(answer.body) });
+  const headers: string[] = [];
+  for (const name in answer.headers) headers.push(name, answer.headers[name]!);
+  headers.push("content-length", String(Buffer.byteLength(answer.body)));
+  res.writeHead(answer.status, headers);
   res.end(answer.body);
 }
 
 async function viaFetch(handle: FetchHandler, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
   const method = req.method ?? "GET";
-  const headers = new Headers();
+  // Header pairs as they came, repeats included; the Request builds its Headers from them once.
+  const headers: [string, string][] = [];
   const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  for (let i = 0; i < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
   const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
     method,
     headers,
@@ -92,8 +110,13 @@ async function viaFetch(handle: FetchHandler, req: IncomingMessage, res: ServerR
   const response = await handle(request, { clientAddress: req.socket.remoteAddress ?? null });
   const out: Record<string, string> = {};
   response.headers.forEach((value, key) => { out[key] = value; });
-  const bytes = Buffer.from(await response.arrayBuffer());
-  out["content-length"] = String(bytes.length);
+  // A Response the server made keeps its body beside it (routes/known-body.ts): no stream to read.
+  const known = knownBody(response);
+  const bytes = known === undefined ? Buffer.from(await response.arrayBuffer())
+    : known === null ? Buffer.alloc(0)
+    : typeof known === "string" ? known
+    : Buffer.from(known.buffer, known.byteOffset, known.byteLength);
+  out["content-length"] = String(typeof bytes === "string" ? Buffer.byteLength(bytes) : bytes.length);
   res.writeHead(response.status, out);
   res.end(bytes);
 }

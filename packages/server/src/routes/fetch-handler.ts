@@ -1,5 +1,6 @@
 import { Code, PlayfieldError, fail } from "@playfield/core";
-import { errorAnswer, type Answer, type RpcHandler } from "../rpc/rpc-handler.js";
+import { errorAnswer, type Answer, type IncomingCall, type RpcHandler } from "../rpc/rpc-handler.js";
+import { bodyResponse } from "./known-body.js";
 
 /** What an adapter knows about a request beyond the Request itself. */
 export interface RequestEnv {
@@ -14,7 +15,21 @@ export type RawRoute = (request: Request, url: URL) => Promise<Response | null> 
 
 export function toResponse(answer: Answer): Response {
   // A 204 (a preflight's answer) may have no body at all, not even an empty one.
-  return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
+  return bodyResponse(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/** A call read from a Request; its methods live on the prototype, so a call builds no closures. */
+class FetchCall implements IncomingCall {
+  readonly method: string;
+  constructor(private readonly request: Request, readonly clientAddress: string | null) {
+    this.method = request.method;
+  }
+  header(name: string): string | null {
+    return this.request.headers.get(name);
+  }
+  text(): Promise<string> {
+    return this.request.text();
+  }
 }
 
 /**
@@ -27,12 +42,7 @@ export function createFetchHandler(rpc: RpcHandler, rawRoutes: RawRoute[] = [], 
     const url = new URL(request.url);
     const route = rpc.route(url.pathname);
     if (route) {
-      const answer = await rpc.handle(route, {
-        method: request.method,
-        header: (name) => request.headers.get(name),
-        text: () => request.text(),
-        clientAddress: env.clientAddress ?? null,
-      });
+      const answer = await rpc.handle(route, new FetchCall(request, env.clientAddress ?? null));
       return toResponse(answer);
     }
     for (const raw of rawRoutes) {

@@ -16,8 +16,8 @@ export interface IncomingCall {
   method: string;
   /** Header value by lowercase name, or null. */
   header(name: string): string | null;
-  /** The body as text; adapters enforce MAX_BODY_BYTES. */
-  text(): Promise<string>;
+  /** The body as text (a string when the adapter has it already, which saves a turn); adapters enforce MAX_BODY_BYTES. */
+  text(): string | Promise<string>;
   clientAddress: string | null;
 }
 
@@ -44,8 +44,7 @@ export function errorAnswer(error: PlayfieldError, headers: Record<string, strin
   return { status: codeToHttpStatus[error.code], headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(toErrorJson(error)) };
 }
 
-async function readBody(call: IncomingCall): Promise<Record<string, unknown>> {
-  const text = await call.text();
+function readBody(call: IncomingCall, text: string): Record<string, unknown> {
   if (text.length > MAX_BODY_BYTES) throw fail.invalid(`body: at most ${MAX_BODY_BYTES} bytes`);
   if (text.trim() === "") return {};
   const type = call.header("content-type");
@@ -81,12 +80,14 @@ export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, o
         }
         const shape = shapes.get(route)!;
         // Content type and JSON are checked before auth: a malformed call is the caller's mistake whoever they are.
-        const body = await readBody(call);
+        const text = call.text();
+        const body = readBody(call, typeof text === "string" ? text : await text);
         const caller = await authorize(deps, route.method, call.header("authorization"));
         if (!route.impl) throw new PlayfieldError(Code.Unimplemented, `${route.method.name} is not built yet`);
         const parsed = route.method.input.safeParse(readMessage(table, shape.input, body));
         if (!parsed.success) throw issuesToError(parsed.error.issues);
-        let output = (await route.impl(parsed.data, createHandlerContext(deps, caller, call.header, call.clientAddress))) as Record<string, unknown>;
+        // The call's methods live on its prototype: bind header here, once, rather than hand it over detached.
+        let output = (await route.impl(parsed.data, createHandlerContext(deps, caller, (name) => call.header(name), call.clientAddress))) as Record<string, unknown>;
         if (deps.config.validateResponses) {
           const checked = route.method.output.safeParse(output);
           if (!checked.success) {

@@ -3,6 +3,7 @@ import type { RawRoute } from "../../routes/fetch-handler.js";
 import type { ServerDeps } from "../../server-deps.js";
 import { defaultAvatar } from "./avatar-service.js";
 import { decodeSegment } from "../../routes/path-segment.js";
+import { bodyResponse } from "../../routes/known-body.js";
 
 /*
  * The headshot every UserSummary points at: an SVG the server draws from the
@@ -47,9 +48,9 @@ export function headshotRoute(deps: ServerDeps): RawRoute {
       if (!user || user.deletedAt !== null) return null;
       return (await tx.get(tables.avatars, userId)) ?? defaultAvatar(userId, user.createdAt);
     });
-    if (!avatar) return new Response("no such user", { status: 404, headers: { "content-type": "text/plain" } });
+    if (!avatar) return bodyResponse("no such user", { status: 404, headers: { "content-type": "text/plain" } });
     const current = url.searchParams.get("v") === String(avatar.version);
-    return new Response(renderHeadshot(avatar), {
+    return bodyResponse(renderHeadshot(avatar), {
       headers: {
         "content-type": "image/svg+xml",
         etag: `"${avatar.version}"`,

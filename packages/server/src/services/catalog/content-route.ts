@@ -1,6 +1,7 @@
 import { fail, tables, toErrorJson } from "@playfield/core";
 import type { RawRoute } from "../../routes/fetch-handler.js";
 import type { ServerDeps } from "../../server-deps.js";
+import { bodyResponse, jsonResponse } from "../../routes/known-body.js";
 
 /** The URL UploadContent answers: a path on the API's own origin. */
 export const contentUrl = (sha256: string) => `/content/${sha256}`;
@@ -23,7 +24,7 @@ export function contentRoute(deps: ServerDeps): RawRoute {
     const meta = sha256 ? await deps.storage.transact((tx) => tx.get(tables.contentBlobs, sha256)) : undefined;
     const bytes = sha256 && meta ? await deps.blobs.get(sha256) : null;
     if (!sha256 || !meta || !bytes) {
-      return Response.json(toErrorJson(fail.notFound("content: no blob with this hash")), { status: 404 });
+      return jsonResponse(toErrorJson(fail.notFound("content: no blob with this hash")), { status: 404 });
     }
     const etag = `"${sha256}"`;
     const headers: Record<string, string> = {
@@ -35,9 +36,9 @@ export function contentRoute(deps: ServerDeps): RawRoute {
       "access-control-allow-origin": "*",
     };
     if (request.headers.get("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) {
-      return new Response(null, { status: 304, headers });
+      return bodyResponse(null, { status: 304, headers });
     }
     headers["content-length"] = String(bytes.byteLength);
-    return new Response(request.method === "HEAD" ? null : new Uint8Array(bytes), { status: 200, headers });
+    return bodyResponse(request.method === "HEAD" ? null : new Uint8Array(bytes), { status: 200, headers });
   };
 }

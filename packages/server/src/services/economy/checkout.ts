@@ -4,6 +4,7 @@ import type { ServerDeps } from "../../server-deps.js";
 import { cancelTopUp, completeTopUp, type TopUpOutcome } from "./top-up.js";
 import { CHECKOUT_PATH } from "../../ports/payments/index.js";
 import { decodeSegment } from "../../routes/path-segment.js";
+import { bodyResponse } from "../../routes/known-body.js";
 
 /*
  * The sandbox checkout page: `GET /checkout/<orderId>` shows the order with
@@ -17,7 +18,7 @@ const escapeHtml = (text: string) =>
 function page(status: number, title: string, body: string): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>`
     + `<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
-  return new Response(html, {
+  return bodyResponse(html, {
     status,
     headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-frame-options": "DENY" },
   });

@@ -1,6 +1,7 @@
 import { REPORT_OUTCOMES, tables, type ReportOutcome, type ReportRow } from "@playfield/core";
 import type { RawRoute } from "../../routes/fetch-handler.js";
 import type { ServerDeps } from "../../server-deps.js";
+import { bodyResponse } from "../../routes/known-body.js";
 
 /*
  * The operator's side of the moderation queue: `server.operator.reports`
@@ -70,14 +71,14 @@ export function adminReportsRoute(deps: ServerDeps, operatorToken: string | unde
   return async (request, url) => {
     if (request.method !== "GET" || url.pathname !== "/admin/reports") return null;
     if (deps.config.environment === "production" || operatorToken) {
-      if (!operatorToken) return new Response("not found", { status: 404, headers: { "content-type": "text/plain" } });
+      if (!operatorToken) return bodyResponse("not found", { status: 404, headers: { "content-type": "text/plain" } });
       // Compared as hashes, so the time taken says nothing about the token.
       if (deps.hashSecret(request.headers.get("authorization") ?? "") !== deps.hashSecret(`Bearer ${operatorToken}`)) {
-        return new Response("operator token required", { status: 401, headers: { "content-type": "text/plain", "www-authenticate": "Bearer" } });
+        return bodyResponse("operator token required", { status: 401, headers: { "content-type": "text/plain", "www-authenticate": "Bearer" } });
       }
     }
     const status = url.searchParams.get("status") === "resolved" ? "resolved" : "open";
     const html = renderReportsPage(await reports.list({ status, limit: 500 }), status);
-    return new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+    return bodyResponse(html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
   };
 }

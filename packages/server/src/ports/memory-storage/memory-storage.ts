@@ -49,60 +49,14 @@ export function createMemoryStorage(): Storage {
   }
 
   async function runTransaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactOptions = {}): Promise<T> {
-    const undo: UndoRecord[] = [];
-    let open = true;
-    const live = () => {
-      if (!open) throw new Error("transaction already finished: use the tx only inside its transact callback");
-    };
-    const writable = (verb: string, table: TableDef<unknown>) => {
-      live();
-      if (options.readOnly) throw new TypeError(`cannot ${verb} ${table.name} in a read-only transaction`);
-    };
-    const tx: Tx = {
-      async get<R>(table: TableDef<R>, id: string) {
-        live();
-        return storeOf(table).get(id);
-      },
-      async getMany<R>(table: TableDef<R>, ids: readonly string[]) {
-        live();
-        const store = storeOf(table);
-        return ids.map((id) => store.get(id));
-      },
-      async put<R>(table: TableDef<R>, row: R) {
-        writable("put into", table as TableDef<unknown>);
-        const store = storeOf(table);
-        const { id, version } = store.prepare(row);
-        undo.push({ store: store as TableStore, id, previous: store.write(id, version) as RowVersion | undefined });
-      },
-      async delete<R>(table: TableDef<R>, id: string) {
-        writable("delete from", table as TableDef<unknown>);
-        const store = storeOf(table);
-        const previous = store.write(id, undefined) as RowVersion | undefined;
-        if (previous === undefined) return false;
-        undo.push({ store: store as TableStore, id, previous });
-        return true;
-      },
-      async query<R>(table: TableDef<R>, index: string, query: Query = {}) {
-        live();
-        return storeOf(table).query(index, query);
-      },
-      async count<R>(table: TableDef<R>, index: string, query: CountQuery = {}) {
-        live();
-        const cap = checkCap(query.cap);
-        const n = storeOf(table).count(index, query);
-        return cap === undefined ? n : Math.min(n, cap);
-      },
-    };
+    const tx = new MemoryTx(storeOf, options.readOnly === true);
     try {
       return await fn(tx);
     } catch (error) {
-      for (let i = undo.length - 1; i >= 0; i--) {
-        const { store, id, previous } = undo[i]!;
-        store.write(id, previous);
-      }
+      tx.undo();
       throw error;
     } finally {
-      open = false;
+      tx.open = false;
     }
   }
 
@@ -138,6 +92,73 @@ export function createMemoryStorage(): Storage {
       for (const [name, store] of restored) stores.set(name, store);
     }),
   };
+}
+
+/**
+ * One transaction: reads and writes go straight to the tables, each write
+ * logged for undo. A class, so that a transaction (two on every
+ * authenticated call) allocates one object and builds no closures.
+ */
+class MemoryTx implements Tx {
+  open = true;
+  private readonly log: UndoRecord[] = [];
+  constructor(private readonly storeOf: <R>(table: TableDef<R>) => TableStore<R>, private readonly readOnly: boolean) {}
+
+  private live(): void {
+    if (!this.open) throw new Error("transaction already finished: use the tx only inside its transact callback");
+  }
+
+  private writable(verb: string, table: TableDef<unknown>): void {
+    this.live();
+    if (this.readOnly) throw new TypeError(`cannot ${verb} ${table.name} in a read-only transaction`);
+  }
+
+  async get<R>(table: TableDef<R>, id: string) {
+    this.live();
+    return this.storeOf(table).get(id);
+  }
+
+  async getMany<R>(table: TableDef<R>, ids: readonly string[]) {
+    this.live();
+    const store = this.storeOf(table);
+    return ids.map((id) => store.get(id));
+  }
+
+  async put<R>(table: TableDef<R>, row: R) {
+    this.writable("put into", table as TableDef<unknown>);
+    const store = this.storeOf(table);
+    const { id, version } = store.prepare(row);
+    this.log.push({ store: store as TableStore, id, previous: store.write(id, version) as RowVersion | undefined });
+  }
+
+  async delete<R>(table: TableDef<R>, id: string) {
+    this.writable("delete from", table as TableDef<unknown>);
+    const store = this.storeOf(table);
+    const previous = store.write(id, undefined) as RowVersion | undefined;
+    if (previous === undefined) return false;
+    this.log.push({ store: store as TableStore, id, previous });
+    return true;
+  }
+
+  async query<R>(table: TableDef<R>, index: string, query: Query = {}) {
+    this.live();
+    return this.storeOf(table).query(index, query);
+  }
+
+  async count<R>(table: TableDef<R>, index: string, query: CountQuery = {}) {
+    this.live();
+    const cap = checkCap(query.cap);
+    const n = this.storeOf(table).count(index, query);
+    return cap === undefined ? n : Math.min(n, cap);
+  }
+
+  /** Writes back each row's previous version, newest first. */
+  undo(): void {
+    for (let i = this.log.length - 1; i >= 0; i--) {
+      const { store, id, previous } = this.log[i]!;
+      store.write(id, previous);
+    }
+  }
 }
 
 const ADAPTER = "playfield-memory";

@@ -26,8 +26,11 @@ export function freeNames(code: string, known: readonly string[]): string[] {
     && !new RegExp(`(?:const|let|var|function|class|type|interface)\\s+${name}\\b|import[^;]*\\b${name}\\b[^;]*from`).test(code));
 }
 
-/** Type errors of some modules, compiled together against the workspace's sources. */
-export function typeErrors(sources: Map<string, string>): string[] {
+/**
+ * Type errors of some modules, compiled together against the workspace's sources.
+ * `overrides` narrows the setting, e.g. `{ types: [] }` for a browser package's docs.
+ */
+export function typeErrors(sources: Map<string, string>, overrides: ts.CompilerOptions = {}): string[] {
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
@@ -38,6 +41,7 @@ export function typeErrors(sources: Map<string, string>): string[] {
     strict: true,
     noEmit: true,
     skipLibCheck: true,
+    ...overrides,
   };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 /**
- * `playfield-server`: the platform server on a port, its data in memory.
- * `--help` says more ({@link USAGE}). The arguments are checked before the
- * server is imported, so `--help` and a mistyped option answer at once.
+ * `playfield-server`: the platform server on a port, its data in memory,
+ * in a data folder (PGlite) or on PostgreSQL. `--help` says more
+ * ({@link USAGE}). The arguments are checked before the server is imported,
+ * so `--help` and a mistyped option answer at once; the PostgreSQL adapter
+ * is imported only when a flag asks for it.
  */
-import { USAGE, UsageError, parseServerArgs, type ServerArgs } from "./cli/server-args.js";
+import type { Storage } from "@playfield/core";
+import { USAGE, UsageError, parseServerArgs, redact, type ServerArgs, type StorageChoice } from "./cli/server-args.js";
 
 // A command line that cannot run exits 2, a failure after starting 1.
 const USAGE_EXIT = 2;
@@ -27,11 +30,18 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const [{ startServer }, { createMemoryStorage }, { addDemoContent }] = await Promise.all([
-    import("./node/start-server.js"), import("./ports/memory-storage/index.js"), import("./cli/demo-content.js"),
+  const [{ startServer }, { addDemoContent }, { storedSigningKeys }, { createStorageBlobStore }, { createSystemClock }] = await Promise.all([
+    import("./node/start-server.js"), import("./cli/demo-content.js"), import("./crypto/stored-signing-keys.js"),
+    import("./ports/blob-store.js"), import("./ports/clock.js"),
   ]);
   const environment = process.env.PLAYFIELD_ENV === "production" ? "production" : "development";
-  const server = await startServer({ storage: createMemoryStorage(), port: args.port, host: args.host, environment, webOrigins: args.webOrigins })
+  const { storage, close: closeStorage } = await openStorage(args.storage);
+  const clock = createSystemClock();
+  // Keys and blobs live in the storage, so a persistent storage keeps tokens and uploads across restarts.
+  const keys = await storedSigningKeys(storage, clock);
+  const server = await startServer({
+    storage, clock, keys, blobs: createStorageBlobStore(storage), port: args.port, host: args.host, environment, webOrigins: args.webOrigins,
+  })
     .catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "EADDRINUSE") throw error;
       const next = args.port === 65_535 ? 8080 : args.port + 1;
@@ -39,16 +49,34 @@ async function main(): Promise<void> {
         + `Choose another with --port ${next} or PORT=${next}; --port 0 picks a free one.`, FAILURE_EXIT);
     });
   if (args.demo) await addDemoContent(server);
-  console.log(`Playfield server (in memory) listening on ${server.url}`);
+  console.log(`Playfield server (${describe(args.storage)}) listening on ${server.url}`);
   console.log(`  health: ${server.url}/healthz   keys: ${server.url}/.well-known/jwks.json${args.demo ? "   demo: 3 public experiences" : ""}`);
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       // A second signal while closing stops at once.
       process.once(signal, () => process.exit(FAILURE_EXIT));
-      void server.close().finally(() => process.exit(0));
+      void server.close().then(closeStorage).finally(() => process.exit(0));
     });
   }
+}
+
+/** The storage a choice names, its tables set up. */
+async function openStorage(choice: StorageChoice): Promise<{ storage: Storage; close: () => Promise<void> }> {
+  if (choice.kind === "memory") {
+    const { createMemoryStorage } = await import("./ports/memory-storage/index.js");
+    return { storage: createMemoryStorage(), close: async () => undefined };
+  }
+  const [{ tables }, { createPgliteStorage, createPostgresStorage }] = await Promise.all([import("@playfield/core"), import("@playfield/storage-postgres")]);
+  const storage = choice.kind === "data-dir" ? createPgliteStorage({ dataDir: choice.dataDir }) : createPostgresStorage({ url: choice.url, schema: choice.schema });
+  await storage.init(tables.allTables);
+  return { storage, close: () => storage.close() };
+}
+
+function describe(choice: StorageChoice): string {
+  if (choice.kind === "memory") return "in memory";
+  if (choice.kind === "data-dir") return `data in ${choice.dataDir}, PGlite`;
+  return `on PostgreSQL at ${redact(choice.url)}`;
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.stack ?? error.message : String(error), FAILURE_EXIT));

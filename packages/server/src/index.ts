@@ -12,6 +12,7 @@ export type { ServerOptions } from "./server-options.js";
 export * from "./ports/index.js";
 export { createTokenSigner, type TokenSignerOptions } from "./crypto/create-token-signer.js";
 export { generateSigningKey, type SigningKey } from "./crypto/signing-key.js";
+export { storedSigningKeys } from "./crypto/stored-signing-keys.js";
 export { createScryptHasher, FAST_TEST_COST, DEFAULT_SCRYPT_COST, type ScryptCost, type ScryptHasherOptions } from "./crypto/create-scrypt-hasher.js";
 export { CryptoBackend } from "./crypto/crypto-backend.js";
 export type { EntryAddress } from "./services/datastore/history.js";

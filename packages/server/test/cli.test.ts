@@ -36,10 +36,18 @@ async function stop(child: ChildProcess): Promise<void> {
 
 describe("playfield-server's arguments", () => {
   it("should read PORT and HOST as defaults, and the options over them", () => {
-    expect(parseServerArgs([], {})).toEqual({ help: false, port: 8080, host: "127.0.0.1", webOrigins: [], demo: false });
+    expect(parseServerArgs([], {})).toEqual({ help: false, port: 8080, host: "127.0.0.1", webOrigins: [], demo: false, storage: { kind: "memory" } });
     expect(parseServerArgs([], { PORT: "9000", HOST: "0.0.0.0" })).toMatchObject({ port: 9000, host: "0.0.0.0" });
     expect(parseServerArgs(["--port", "0", "--web-origin", "https://game.example", "--web-origin", "http://localhost:3000", "--demo"], { PORT: "9000" }))
-      .toEqual({ help: false, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], demo: true });
+      .toEqual({ help: false, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], demo: true, storage: { kind: "memory" } });
+  });
+
+  it("should keep the data in memory, a data folder, or on PostgreSQL (the flag over DATABASE_URL)", () => {
+    const url = "postgres://postgres@127.0.0.1:5432/test";
+    expect(parseServerArgs(["--data-dir", "./data"], { DATABASE_URL: url }).storage).toEqual({ kind: "data-dir", dataDir: "./data" });
+    expect(parseServerArgs([], { DATABASE_URL: url }).storage).toEqual({ kind: "postgres", url, schema: "public" });
+    expect(parseServerArgs(["--database-url", url, "--database-schema", "game"], {}).storage).toEqual({ kind: "postgres", url, schema: "game" });
+    expect(parseServerArgs([], { DATABASE_URL: "" }).storage).toEqual({ kind: "memory" });
   });
 
   it("should refuse what it does not know, and bad values, naming them", () => {
@@ -59,6 +67,10 @@ describe("playfield-server's arguments", () => {
     expect(refusal([], { PORT: "http" })).toBe('PORT must be a port from 0 to 65535, got "http"');
     expect(refusal(["--web-origin", "https://game.example/"])).toMatch(/^--web-origin must be an origin/);
     expect(refusal(["--host", ""])).toBe("--host needs an address");
+    expect(refusal(["--data-dir", "d", "--database-url", "postgres://h/db"])).toMatch(/^--data-dir and --database-url cannot be used together/);
+    expect(refusal(["--database-url", "mysql://u:secret@h/db"])).toBe('--database-url must be a postgres:// or postgresql:// URL, got "mysql://u:***@h/db"');
+    expect(refusal(["--database-schema", "x"])).toMatch(/^--database-schema needs a PostgreSQL server/);
+    expect(refusal(["--database-url", "postgres://h/db", "--database-schema", "Bad-Name"])).toMatch(/^--database-schema must be a lowercase SQL name/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { tables } from "@playfield/core";
 import type { Server } from "../create-server.js";
 
 /** The demo's experiences: title, genre, description. */
@@ -10,9 +11,13 @@ const EXPERIENCES = [
 /**
  * Adds a demo creator (`playfield_demo`) and its public experiences through
  * the server's own API, as a studio tool would, so that a front-end started
- * against a fresh server has something to list and join.
+ * against a fresh server has something to list and join. A server whose
+ * storage has them from an earlier start (a data folder, a database) keeps
+ * them as they are.
  */
 export async function addDemoContent(server: Server): Promise<void> {
+  const existing = await server.deps.storage.transact((tx) => tx.query(tables.users, "byUsername", { equals: ["playfield_demo"], limit: 1 }), { readOnly: true });
+  if (existing.length > 0) return;
   let token = "";
   const call = async (path: string, body: object): Promise<Record<string, unknown>> => {
     const response = await server.fetch(`http://playfield.local/svc.platform.v1.${path}`, {

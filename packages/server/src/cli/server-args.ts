@@ -3,17 +3,22 @@ import { parseArgs } from "node:util";
 /** What `playfield-server --help` prints. */
 export const USAGE = `Usage: playfield-server [options]
 
-The Playfield platform server on a port, its data in memory (lost when it stops).
+The Playfield platform server on a port. Its data lives in memory (lost when it stops), in a
+data folder (--data-dir), or on a PostgreSQL server (--database-url).
 
 Options:
   --port N            the port, 0 to 65535; 0 picks a free one (default: $PORT, else 8080)
   --host HOST         the address to listen on (default: $HOST, else 127.0.0.1)
   --web-origin URL    a web page origin allowed to call the API (CORS), such as https://game.example;
                       repeat for several. Loopback pages are allowed anyway outside production
+  --data-dir DIR      keep the data in this folder (embedded PostgreSQL, PGlite; created when missing)
+  --database-url URL  keep the data on a PostgreSQL server, such as postgres://user@host:5432/db
+                      (default: $DATABASE_URL; without either, the data is in memory)
+  --database-schema S the PostgreSQL schema holding the tables (default: public)
   --demo              start with a demo creator and a few public experiences to list and join
   -h, --help          print this and exit
 
-Environment: PORT, HOST, and PLAYFIELD_ENV=production for production defaults (no loopback pages,
+Environment: PORT, HOST, DATABASE_URL, and PLAYFIELD_ENV=production for production defaults (no loopback pages,
 the full password hashing cost). Stop it with Ctrl-C or SIGTERM.
 `;
 
@@ -24,7 +29,14 @@ export interface ServerArgs {
   host: string;
   webOrigins: string[];
   demo: boolean;
+  storage: StorageChoice;
 }
+
+/** Where the server keeps its data. */
+export type StorageChoice =
+  | { kind: "memory" }
+  | { kind: "data-dir"; dataDir: string }
+  | { kind: "postgres"; url: string; schema: string };
 
 /** A command line that cannot run: the message says why; the process exits 2. */
 export class UsageError extends Error {
@@ -64,6 +76,9 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
         host: { type: "string" },
         "web-origin": { type: "string", multiple: true },
         demo: { type: "boolean" },
+        "data-dir": { type: "string" },
+        "database-url": { type: "string" },
+        "database-schema": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -80,5 +95,36 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     host,
     webOrigins: (values["web-origin"] ?? []).map(originOf),
     demo: values.demo ?? false,
+    storage: storageOf(values["data-dir"], values["database-url"], env.DATABASE_URL, values["database-schema"]),
   };
+}
+
+/** The flags choose; DATABASE_URL counts only when neither is given. */
+function storageOf(dataDir: string | undefined, databaseUrl: string | undefined, envUrl: string | undefined, schema: string | undefined): StorageChoice {
+  if (dataDir !== undefined && databaseUrl !== undefined) throw new UsageError("--data-dir and --database-url cannot be used together: choose where the data lives");
+  if (dataDir !== undefined) {
+    if (schema !== undefined) throw new UsageError("--database-schema goes with --database-url, not --data-dir");
+    if (dataDir === "") throw new UsageError("--data-dir needs a folder");
+    return { kind: "data-dir", dataDir };
+  }
+  const url = databaseUrl ?? (envUrl || undefined);
+  if (url === undefined) {
+    if (schema !== undefined) throw new UsageError("--database-schema needs a PostgreSQL server: give --database-url or DATABASE_URL");
+    return { kind: "memory" };
+  }
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new UsageError(`--database-schema must be a lowercase SQL name (a-z, 0-9, _), got ${JSON.stringify(schema)}`);
+  const from = databaseUrl !== undefined ? "--database-url" : "DATABASE_URL";
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    // refused below
+  }
+  if (protocol !== "postgres:" && protocol !== "postgresql:") throw new UsageError(`${from} must be a postgres:// or postgresql:// URL, got ${JSON.stringify(redact(url))}`);
+  return { kind: "postgres", url, schema: schema ?? "public" };
+}
+
+/** A URL without its password, for messages. */
+export function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
 }

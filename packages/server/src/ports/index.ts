@@ -6,7 +6,7 @@
 export { createMemoryStorage, type Cursor, type IndexDef, type IndexKey, type KeyRange, type Query, type Storage, type StorageSnapshot, type TableDef, type Tx } from "./storage.js";
 export { createSystemClock, type Clock } from "./clock.js";
 export { createMovableClock, type MovableClock } from "./movable-clock.js";
-export { createMemoryBlobStore, type BlobStore } from "./blob-store.js";
+export { createMemoryBlobStore, createStorageBlobStore, type BlobStore } from "./blob-store.js";
 export { createLocalPubSub, type RealtimePubSub, type TopicListener } from "./pubsub.js";
 export { createLocalRealtimeHub, createRealtimeHub, type RealtimeConnection, type RealtimeEvent, type RealtimeHub, type RealtimeHubOptions } from "./realtime-hub.js";
 export { defaultPaymentProviders, CHECKOUT_PATH, type PaymentProvider } from "./payments/index.js";

@@ -2,7 +2,8 @@
  * Every table of the platform and its indexes, declared once, one file per
  * service. Adapters read `allTables` to create tables and indexes; services
  * use the same definitions to read and write. Rows are plain JSON data,
- * but for the typed arrays of the packed search segment (search_segments).
+ * but for the typed arrays of the packed search segment (search_segments)
+ * and the bytes of stored blobs (blob_bytes).
  */
 import * as catalog from "./catalog.js";
 import * as chat from "./chat.js";
@@ -11,6 +12,7 @@ import * as datastore from "./datastore.js";
 import * as identity from "./identity.js";
 import * as session from "./session.js";
 import * as social from "./social.js";
+import * as server from "./server.js";
 
 export * from "./catalog.js";
 export * from "./chat.js";
@@ -19,6 +21,7 @@ export * from "./datastore.js";
 export * from "./identity.js";
 export * from "./session.js";
 export * from "./social.js";
+export * from "./server.js";
 
 /** Every table, for adapters that create them up front. */
 export const allTables = [
@@ -29,4 +32,5 @@ export const allTables = [
   ...Object.values(economy),
   ...Object.values(datastore),
   ...Object.values(chat),
+  ...Object.values(server),
 ].filter((t): t is import("../port.js").TableDef => typeof t === "object" && t !== null && "primaryKey" in t);

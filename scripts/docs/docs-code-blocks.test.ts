@@ -42,7 +42,7 @@ const MODULES: Record<string, unknown> = {
 /** Starts `npm start` on a free port; resolves with its URL once it listens. */
 async function npmStart(): Promise<{ url: string; child: ChildProcess }> {
   // Its own process group, so that the server under npm is stopped with it whatever npm does with signals.
-  const child = spawn("npm", ["start"], { cwd: repo, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "inherit"], detached: true });
+  const child = spawn("npm", ["start"], { cwd: repo, env: { ...process.env, PORT: "0", DATABASE_URL: "" }, stdio: ["ignore", "pipe", "inherit"], detached: true });
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on("line", (line) => {

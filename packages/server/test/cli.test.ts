@@ -11,7 +11,7 @@ const bin = fileURLToPath(new URL("../bin/playfield-server.js", import.meta.url)
 
 /** Runs `playfield-server` with these arguments; `url` resolves once it listens. */
 function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, PORT: "0", DATABASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => { stdout += chunk.toString(); });

@@ -1,6 +1,7 @@
 /*
  * Vitest global setup of this package: finds out once whether PostgreSQL
- * answers at DATABASE_URL (default: this machine's test database), and
+ * answers at PLAYFIELD_TEST_DATABASE_URL (default: this machine's test
+ * database; not DATABASE_URL, which the server command reads), and
  * hands the URL (or null) to the test files. When it does not answer, the
  * PostgreSQL suites are skipped with one line saying so; in CI (env CI or
  * PLAYFIELD_CI) they must run, so the run fails instead.
@@ -18,15 +19,15 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<void> {
-  const url = process.env.DATABASE_URL || DEFAULT_URL;
+  const url = process.env.PLAYFIELD_TEST_DATABASE_URL || DEFAULT_URL;
   const failure = await probe(url);
   if (failure === null) {
     project.provide("postgresUrl", url);
     return;
   }
   const message = `PostgreSQL at ${redact(url)} did not answer (${failure})`;
-  if (process.env.CI || process.env.PLAYFIELD_CI) throw new Error(`${message}: CI must run the PostgreSQL suites (start it, or set DATABASE_URL)`);
-  console.warn(`\n[storage-postgres] ${message}: the PostgreSQL suites are SKIPPED. Start PostgreSQL or set DATABASE_URL to run them.\n`);
+  if (process.env.CI || process.env.PLAYFIELD_CI) throw new Error(`${message}: CI must run the PostgreSQL suites (start it, or set PLAYFIELD_TEST_DATABASE_URL)`);
+  console.warn(`\n[storage-postgres] ${message}: the PostgreSQL suites are SKIPPED. Start PostgreSQL or set PLAYFIELD_TEST_DATABASE_URL to run them.\n`);
   project.provide("postgresUrl", null);
 }
 

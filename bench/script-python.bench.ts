@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createScriptRuntime } from "@playfield/script-runtime";
+import { ticksPerSecond } from "./lib/script-ticks.js";
 import { pythonEngineModule } from "../packages/script-runtime/src/python/engine-module.js";
 import { createMicroPython } from "../packages/script-runtime/src/python/micropython-instance.js";
 
@@ -18,20 +19,6 @@ const PY = "def init():\n    return {\"n\": 0}\n\ndef on_tick(self, dt):\n    se
 const rows: string[] = ["| figure | Python | JavaScript (same run) | Python / JavaScript |", "|---|---|---|---|"];
 const ratio = (py: number, js: number) => (py / js).toFixed(2);
 
-/** Script-ticks per second over `ticks` ticks of `count` scripts, the best of three runs (the machine may be shared). */
-async function ticksPerSecond(language: "js" | "py", count: number, ticks: number): Promise<number> {
-  const runtime = createScriptRuntime({ config: { memory_limit_bytes: 1024 * 1024 } });
-  for (let i = 0; i < count; i++) await runtime.run("script.load", { name: `s${i}`, source: language === "py" ? PY : JS, language });
-  await runtime.step(2);
-  let best = 0;
-  for (let run = 0; run < 3; run++) {
-    const started = performance.now();
-    await runtime.step(ticks);
-    best = Math.max(best, (count * ticks) / ((performance.now() - started) / 1000));
-  }
-  await runtime.dispose();
-  return best;
-}
 
 
 /** Load (and first tick) time per script and resident memory per loaded script, over `count` scripts. */
@@ -57,8 +44,8 @@ rows.push(`| load + first tick per script (ms) | ${pyLoad.ms.toFixed(2)} | ${jsL
 rows.push(`| resident memory per loaded script (KiB) | ${pyLoad.kib.toFixed(0)} | ${jsLoad.kib.toFixed(0)} | ${ratio(pyLoad.kib, jsLoad.kib)} |`);
 
 for (const [count, ticks] of [[100, 200], [1000, 30]] as const) {
-  const py = await ticksPerSecond("py", count, ticks);
-  const js = await ticksPerSecond("js", count, ticks);
+  const py = await ticksPerSecond(PY, count, ticks, "py");
+  const js = await ticksPerSecond(JS, count, ticks);
   rows.push(`| script-ticks/s, ${count.toLocaleString("en")} scripts | ${py.toFixed(0)} | ${js.toFixed(0)} | ${ratio(py, js)} |`);
 }
 

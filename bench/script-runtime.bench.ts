@@ -7,25 +7,12 @@
  *   node --conditions=@playfield/source --import tsx bench/script-runtime.bench.ts
  */
 import { createScriptRuntime } from "@playfield/script-runtime";
+import { ticksPerSecond } from "./lib/script-ticks.js";
 import { newQuickJSWASMModuleFromVariant, RELEASE_SYNC } from "quickjs-emscripten";
 
 const SMALL = "export default { init() { return { n: 0 } }, onTick() { this.state.n += 1 } }";
 const rows: string[] = ["| figure | value | baseline | ratio |", "|---|---|---|---|"];
 
-/** Script-ticks per second over `ticks` ticks of `count` scripts, the best of three runs (the machine may be shared). */
-async function ticksPerSecond(count: number, ticks: number): Promise<number> {
-  const runtime = createScriptRuntime({ config: { memory_limit_bytes: 1024 * 1024 } });
-  for (let i = 0; i < count; i++) await runtime.run("script.load", { name: `s${i}`, source: SMALL });
-  await runtime.step(2);
-  let best = 0;
-  for (let run = 0; run < 3; run++) {
-    const started = performance.now();
-    await runtime.step(ticks);
-    best = Math.max(best, (count * ticks) / ((performance.now() - started) / 1000));
-  }
-  await runtime.dispose();
-  return best;
-}
 
 /** The same onTick and JSON.stringify of the state, called from the host in one bare QuickJS context: no sandbox, fuel or hashing. */
 async function bareCallsPerSecond(calls: number): Promise<number> {
@@ -47,8 +34,8 @@ async function bareCallsPerSecond(calls: number): Promise<number> {
   return best;
 }
 
-const t100 = await ticksPerSecond(100, 200);
-const t1000 = await ticksPerSecond(1000, 30);
+const t100 = await ticksPerSecond(SMALL, 100, 200);
+const t1000 = await ticksPerSecond(SMALL, 1000, 30);
 const bareCalls = await bareCallsPerSecond(20_000);
 rows.push(`| script-ticks/s, 100 scripts (target 50,000) | ${t100.toFixed(0)} | ${bareCalls.toFixed(0)} bare QuickJS calls/s | ${(t100 / bareCalls).toFixed(2)} |`);
 rows.push(`| script-ticks/s, 1,000 scripts (target 50,000) | ${t1000.toFixed(0)} | ${bareCalls.toFixed(0)} bare QuickJS calls/s | ${(t1000 / bareCalls).toFixed(2)} |`);

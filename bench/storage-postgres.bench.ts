@@ -14,9 +14,9 @@
  */
 import { defineTable, type Storage } from "@playfield/core";
 import { cpus, loadavg } from "node:os";
-import pg from "pg";
 import { createMemoryStorage } from "../packages/server/src/ports/memory-storage/index.js";
 import { createPgliteStorage, createPostgresStorage } from "../packages/storage-postgres/src/index.js";
+import { adminQuery, dropSchema } from "../packages/storage-postgres/test/postgres-schema.js";
 import { measure, printTable, type Figure } from "./lib/measure.js";
 import { seededRandom } from "./lib/seeded-random.js";
 
@@ -79,7 +79,7 @@ try {
   const pgliteStart = performance.now() - started;
   for (const storage of [memory, postgres, pglite]) await seed(storage);
 
-  const version = (await admin<{ server_version: string }>("SHOW server_version"))[0]?.server_version;
+  const version = (await adminQuery<{ server_version: string }>(url, "SHOW server_version"))[0]?.server_version;
   console.log(`Node ${process.version}, PostgreSQL ${version} on loopback, PGlite in memory (started in ${(pgliteStart / 1000).toFixed(1)} s); ${ROWS.toLocaleString("en")} rows, one index; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs (PostgreSQL's backends share them, so a busy machine slows the database side most)`);
 
   for (const c of cases) {
@@ -101,16 +101,6 @@ try {
 } finally {
   await pglite.close();
   await postgres.close();
-  await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await dropSchema(url, schema);
 }
 
-/** One statement on a connection of its own. */
-async function admin<Row extends pg.QueryResultRow>(text: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}

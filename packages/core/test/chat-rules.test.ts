@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { channelFor, conversationKey, dmKey, dmParticipants, parseChannel } from "../src/domain/chat-channel.js";
 import { createDenyListFilter } from "../src/domain/chat-filter.js";
 import { channelRefusal, ChatRefusal, dmRefusal, mayMessage, type DmFacts, type WhoCanMessage } from "../src/domain/chat-permission.js";
-import { checkChatText, clientMessageIdError } from "../src/domain/chat-text.js";
+import { readClientFrame } from "../src/realtime/read-client-frame.js";
 import { advanceMarker, nextPosition, unreadAfter } from "../src/domain/chat-unread.js";
 
 const userId = fc.stringMatching(/^usr_[A-Za-z0-9_-]{1,12}$/);
@@ -85,7 +85,14 @@ describe("channelRefusal", () => {
   });
 });
 
-describe("checkChatText", () => {
+/** The chat text rule as the server applies it: a chat_send frame read through the core's schema. */
+function checkChatText(text: unknown): { ok: true; text: string } | { ok: false; error: string } {
+  const reading = readClientFrame(JSON.stringify({ type: "chat_send", channel: "dm:u1", clientMessageId: "c", text }));
+  if (reading.kind === "frame" && reading.frame.type === "chat_send") return { ok: true, text: reading.frame.text };
+  return { ok: false, error: reading.kind === "refused" ? reading.error.rawMessage : reading.kind };
+}
+
+describe("chat text (chat_send's text)", () => {
   it("should trim, turn CRLF into LF, and count characters as code points", () => {
     expect(checkChatText("  hi\r\nthere ")).toEqual({ ok: true, text: "hi\nthere" });
     expect(checkChatText("😀".repeat(500))).toMatchObject({ ok: true });
@@ -109,17 +116,6 @@ describe("checkChatText", () => {
       expect([...result.text].length).toBeLessThanOrEqual(500);
       expect(result.text.length).toBeGreaterThan(0);
     }));
-  });
-});
-
-describe("clientMessageIdError", () => {
-  it("should accept 1 to 64 printable ASCII characters", () => {
-    expect(clientMessageIdError("c-1:2")).toBeNull();
-    expect(clientMessageIdError("x".repeat(64))).toBeNull();
-    expect(clientMessageIdError("")).toBe("clientMessageId: required");
-    expect(clientMessageIdError(7)).toBe("clientMessageId: required");
-    expect(clientMessageIdError("x".repeat(65))).toBe("clientMessageId: at most 64 characters");
-    expect(clientMessageIdError("a b")).toBe("clientMessageId: printable ASCII without spaces");
   });
 });
 

@@ -36,6 +36,16 @@ describe("readClientFrame", () => {
     }
   });
 
+  it("should take a clientMessageId of 1 to 64 printable ASCII characters, and name the rule it breaks", () => {
+    const withId = (clientMessageId: unknown) => read({ type: "chat_send", channel: "dm:u1", text: "hi", clientMessageId });
+    expect(withId("c-1:2")).toMatchObject({ kind: "frame" });
+    expect(withId("x".repeat(64))).toMatchObject({ kind: "frame" });
+    expect(refusal(withId(""))).toBe("clientMessageId: required");
+    expect(refusal(withId(7))).toBe("clientMessageId: must be a string");
+    expect(refusal(withId("x".repeat(65)))).toBe("clientMessageId: at most 64 characters");
+    expect(refusal(withId("a b"))).toBe("clientMessageId: printable ASCII without spaces");
+  });
+
   it("should refuse a field breaking its rule, naming the field, and echo the clientMessageId", () => {
     expect(refusal(read({ type: "auth" }))).toBe("token: required");
     expect(refusal(read({ type: "auth", token: 5 }))).toBe("token: must be a string");

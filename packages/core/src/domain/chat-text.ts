@@ -15,7 +15,6 @@ const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\
 export const CLIENT_MESSAGE_ID_PATTERN = /^[\x21-\x7e]+$/;
 
 /** A checked text, or why it was refused (naming the field and the rule). */
-export type ChatTextResult = { ok: true; text: string } | { ok: false; error: string };
 
 /** A message text as it is stored: CRLF and CR read as LF, trimmed. */
 export function normalizeChatText(input: string): string {
@@ -32,21 +31,5 @@ export function chatTextRule(text: string): string | null {
     if (length > CHAT_TEXT_MAX) return `at most ${CHAT_TEXT_MAX} characters`;
   }
   if (text.split("\n").length > CHAT_LINES_MAX) return `at most ${CHAT_LINES_MAX} lines`;
-  return null;
-}
-
-/** Checks and normalises a message text: CRLF to LF, trimmed, 1 to 500 characters, at most 20 lines, no control characters. */
-export function checkChatText(input: unknown): ChatTextResult {
-  if (typeof input !== "string") return { ok: false, error: "text: required" };
-  const text = normalizeChatText(input);
-  const rule = chatTextRule(text);
-  return rule === null ? { ok: true, text } : { ok: false, error: `text: ${rule}` };
-}
-
-/** Why a `clientMessageId` is refused, or null: 1 to 64 printable ASCII characters. */
-export function clientMessageIdError(input: unknown): string | null {
-  if (typeof input !== "string" || input === "") return "clientMessageId: required";
-  if (input.length > CLIENT_MESSAGE_ID_MAX) return `clientMessageId: at most ${CLIENT_MESSAGE_ID_MAX} characters`;
-  if (!CLIENT_MESSAGE_ID_PATTERN.test(input)) return "clientMessageId: printable ASCII without spaces";
   return null;
 }

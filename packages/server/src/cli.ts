@@ -69,7 +69,14 @@ async function openStorage(choice: StorageChoice): Promise<{ storage: Storage; c
   }
   const [{ tables }, { createPgliteStorage, createPostgresStorage }] = await Promise.all([import("@playfield/core"), import("@playfield/storage-postgres")]);
   const storage = choice.kind === "data-dir" ? createPgliteStorage({ dataDir: choice.dataDir }) : createPostgresStorage({ url: choice.url, schema: choice.schema });
-  await storage.init(tables.allTables);
+  try {
+    await storage.init(tables.allTables);
+  } catch (error) {
+    // The first contact with the database: say where and why, not a driver's stack.
+    await storage.close().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StartError(`cannot open the storage (${describe(choice)}): ${reason}`);
+  }
   return { storage, close: () => storage.close() };
 }
 
@@ -79,4 +86,8 @@ function describe(choice: StorageChoice): string {
   return `on PostgreSQL at ${redact(choice.url)}`;
 }
 
-main().catch((error: unknown) => fail(error instanceof Error ? error.stack ?? error.message : String(error), FAILURE_EXIT));
+/** A start-up failure the user can act on: printed as its message alone. */
+class StartError extends Error {}
+
+main().catch((error: unknown) =>
+  fail(error instanceof StartError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error), FAILURE_EXIT));

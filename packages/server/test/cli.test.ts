@@ -101,6 +101,13 @@ describe("playfield-server (the command behind npm start)", () => {
     expect((await server.exited).code).toBe(0);
   }, 30_000);
 
+  it("should say which database it cannot reach and why, with no stack and no password", async () => {
+    // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    const { code, stderr } = await run(["--database-url", "postgres://postgres:secret@127.0.0.1:1/x"]).exited;
+    expect(code).toBe(1);
+    expect(stderr).toBe("playfield-server: cannot open the storage (on PostgreSQL at postgres://postgres:***@127.0.0.1:1/x): connect ECONNREFUSED 127.0.0.1:1\n");
+  }, 30_000);
+
   it("should say which port is taken and how to choose another", async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { returnToken, takeToken, tokensLeft, type RateRule, type RateState } from "../src/domain/throttle.js";
+import { takeToken, tokensLeft, type RateRule, type RateState } from "../src/domain/throttle.js";
 
 const rule: RateRule = { burst: 10, intervalMs: 1000 };
 
@@ -83,19 +83,6 @@ describe("takeToken", () => {
       expect(decision.retryAfterMs).toBeLessThanOrEqual(r.intervalMs);
       expect(takeToken(state, r, now + decision.retryAfterMs - 1).allowed).toBe(false);
       expect(takeToken(state, r, now + decision.retryAfterMs).allowed).toBe(true);
-    }));
-  });
-});
-
-describe("returnToken", () => {
-  it("should undo a token taken at the same instant: every later decision is the same (property)", () => {
-    fc.assert(fc.property(arbRule, arbTimes, fc.array(fc.nat(20_000), { maxLength: 5 }), (r, times, later) => {
-      const { state } = run(times.slice(0, -1), r);
-      const now = times.at(-1)!;
-      const taken = takeToken(state, r, now);
-      if (!taken.allowed) return;
-      const restored = returnToken(taken.state, r);
-      for (const after of later) expect(takeToken(restored, r, now + after)).toEqual(takeToken(state, r, now + after));
     }));
   });
 });

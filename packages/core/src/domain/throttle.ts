@@ -58,15 +58,6 @@ export function takeToken(state: RateState | undefined, rule: RateRule, now: num
   return overMs > 0 ? { allowed: false, retryAfterMs: overMs } : { allowed: true, state: { fullAt } };
 }
 
-/**
- * Puts back a token whose send did not happen. Exact when nothing else was
- * taken in between; otherwise it may give back a token that had already
- * grown back (never more than one per token taken).
- */
-export function returnToken(state: RateState, rule: RateRule): RateState {
-  return { fullAt: state.fullAt - rule.intervalMs };
-}
-
 /** The whole tokens in the bucket at `now`. */
 export function tokensLeft(state: RateState | undefined, rule: RateRule, now: number): number {
   const owedMs = Math.max(0, (state?.fullAt ?? now) - now);

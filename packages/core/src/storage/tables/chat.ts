@@ -70,3 +70,20 @@ export const chatReads = defineTable<ChatReadRow>()({
     byUser: { key: (row) => [row.userId, row.conversationKey] },
   },
 });
+
+/**
+ * A user's chat send limit (docs/chat.md): the token bucket's one number,
+ * the time it is full again (domain/throttle.ts `RateState`). In storage, and
+ * written in the send's own transaction, so that every server process on
+ * one database counts a user's sends against the same bucket.
+ */
+export interface ChatBucketRow {
+  userId: string;
+  fullAt: number;
+}
+
+export const chatBuckets = defineTable<ChatBucketRow>()({
+  name: "chat_buckets",
+  primaryKey: (row) => row.userId,
+  indexes: {},
+});

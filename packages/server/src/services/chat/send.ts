@@ -35,20 +35,7 @@ export interface ChatSent {
  * takes the sender's rate-limit token once every other check has passed, so
  * a resend or a refused message costs nothing.
  */
-export async function storeChat(deps: ServerDeps, senderId: string, send: ChatSend, charge?: ChatCharge): Promise<ChatSent> {
-  try {
-    const sent = await storeOnce(deps, senderId, send, charge);
-    // A re-run of the transaction can find the message stored by a concurrent resend after a first run took the token.
-    if (sent.duplicate) charge?.refund();
-    return sent;
-  } catch (reason) {
-    charge?.refund();
-    throw reason;
-  }
-}
-
-/** The transaction of `storeChat`. */
-function storeOnce(deps: ServerDeps, senderId: string, send: ChatSend, charge: ChatCharge | undefined): Promise<ChatSent> {
+export function storeChat(deps: ServerDeps, senderId: string, send: ChatSend, charge?: ChatCharge): Promise<ChatSent> {
   return deps.storage.transact(async (tx) => {
     const sender = await requireUser(tx, senderId);
     const now = deps.clock.now();
@@ -61,7 +48,7 @@ function storeOnce(deps: ServerDeps, senderId: string, send: ChatSend, charge: C
       return { message: previous, duplicate: true, sender, hearers: [] };
     }
     const { key, hearers } = await audienceOf(tx, sender, send.channel, now);
-    charge?.take(now);
+    await charge?.take(tx, now);
     const conversation = await tx.get(tables.chatConversations, key);
     const pos = nextPosition(conversation?.lastPos ?? 0, now);
     // An under-13 sender's words are filtered for everyone; otherwise only for under-13 readers.

@@ -58,6 +58,7 @@ export type { Clock, ManualClock } from "./ports/clock.js";
 export { createManualClock } from "./ports/clock.js";
 export { defineTable, cursorOf, PRIMARY_INDEX, compareKeys, UniqueViolation, type Storage, type StorageSnapshot, type Tx, type TableDef, type IndexDef, type IndexKey, type Query, type KeyRange, type Cursor, type CountQuery, type TransactOptions } from "./storage/port.js";
 export * as tables from "./storage/tables/index.js";
+export { shardOf } from "./storage/shard.js";
 export type {
   UserRow, DeviceRow, RefreshTokenRow, HandoffRow, ThrottleRow, AccountSettingsRow,
   ExperienceRow, PlaceVersionRow, Visibility, HostingTier, VersionStatus,
@@ -68,7 +69,7 @@ export type {
 } from "./storage/tables/index.js";
 export type { ChatMessageRow, ChatConversationRow, ChatReadRow } from "./storage/tables/index.js";
 export type { ExperienceVoteRow, ExperienceFavoriteRow, ExperienceTesterRow, ExperienceTermRow, ContentUploadRow, ContentBlobRow } from "./storage/tables/index.js";
-export type { WalletRow, LedgerRow, LedgerKind, ItemRow, ItemKind, OwnershipRow, OrderRow, TopUpOrderRow, TopUpStatus, PayoutRow, PayoutStatusName, CreatorDailyRow, ExperienceDailyRow, PlayerDayRow, CounterRow } from "./storage/tables/index.js";
+export type { WalletRow, LedgerRow, LedgerKind, ItemRow, ItemKind, OwnershipRow, OrderRow, TopUpOrderRow, TopUpStatus, PayoutRow, PayoutStatusName, CreatorDailyRow, ExperienceDailyRow, PlayerDayRow } from "./storage/tables/index.js";
 export * from "./domain/wallet-math.js";
 export * from "./domain/sale-split.js";
 export * from "./domain/payout-rules.js";

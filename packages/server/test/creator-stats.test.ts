@@ -65,3 +65,32 @@ describe.each(TRANSPORTS)("analytics of plays recorded by SessionService (%s)", 
     expect(overview.visitsSeries.at(-1)!.value).toBe(1);
   });
 });
+
+describe("daily aggregates in shards", () => {
+  it("should sum a day's shards, and the unsharded rows earlier versions wrote", async () => {
+    await using t = await testServer("in-process");
+    t.server.clock.freeze();
+    const maker = await player(t);
+    const world = await experience(t, maker.user.userId);
+    const now = t.server.clock.now();
+    const day = dayKey(now);
+    // Rows as an earlier version kept them: one per creator (or experience) and day.
+    await t.server.deps.storage.transact(async (tx) => {
+      await tx.put(tables.creatorDaily, { id: `${maker.user.userId}:${day}`, creatorId: maker.user.userId, day, visits: 5, sales: 2, revenue: 70 });
+      await tx.put(tables.experienceDaily, { id: `${world.id}:${day}`, experienceId: world.id, day, visits: 5, uniquePlayers: 3, endedPlays: 0, playMs: 0 });
+    });
+    const players = Array.from({ length: 20 }, (_, i) => `usr_p${i}`);
+    for (const userId of players) await recordPlay(t, world.id, userId, now, null);
+    const rows = await t.server.deps.storage.transact((tx) => tx.query(tables.creatorDaily, "byCreator", { equals: [maker.user.userId] }));
+    // Twenty players spread over several rows, not one.
+    expect(rows.length).toBeGreaterThan(2);
+    const overview = await maker.client.creator.getOverview({});
+    expect(overview.visitsSeries.at(-1)!.value).toBe(25);
+    expect(overview.visits7d).toBe(25);
+    expect(overview.sales7d).toBe(2);
+    expect(overview.revenue7d).toBe(70);
+    const a = await maker.client.creator.getExperienceAnalytics({ experienceId: world.id, days: 1 });
+    expect(a.visits.at(-1)!.value).toBe(25);
+    expect(a.uniquePlayers.at(-1)!.value).toBe(23);
+  });
+});

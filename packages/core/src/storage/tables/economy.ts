@@ -3,7 +3,11 @@ import { defineTable } from "../port.js";
 /*
  * EconomyService's and CreatorService's tables: wallets and their ledger,
  * items and who owns them, orders (purchases), top-up orders, payouts,
- * per-creator and per-experience daily aggregates and sequence counters.
+ * per-creator and per-experience daily aggregates.
+ *
+ * No row is written by every call (docs/storage.md, "Hot rows"): `seq`
+ * numbers come from the writing process (`nextSeq`), not from a shared
+ * counter row, and the daily aggregates are kept in shards summed on read.
  *
  * Money rule: every change of a wallet bucket is a ledger row, written in the
  * same transaction; each bucket of a wallet equals the sum of that bucket's
@@ -42,7 +46,7 @@ export interface LedgerRow {
   amount: number;
   memo: string;
   createdAt: number;
-  /** Global order of writes: newest first is descending `seq`. */
+  /** Order of writes (`nextSeq` in the server): newest first is descending `seq`. */
   seq: number;
   /** Bucket deltas. A held sale has its share in `pending`; its release moves it to `earned` on the same row. */
   purchased: number;
@@ -209,7 +213,10 @@ export const payouts = defineTable<PayoutRow>()({
 /**
  * A creator's figures of one UTC day, kept up to date in the transaction that
  * records each play and each sale, so the overview reads a few rows instead
- * of every play. `id` is `${creatorId}:${day}`.
+ * of every play. A day's figures are the sum of its rows: one per shard
+ * (`id` is `${creatorId}:${day}:${shard}`, the shard from the buyer or player,
+ * so concurrent writers rarely share a row), plus the unsharded row
+ * `${creatorId}:${day}` that earlier versions wrote (read, never written).
  */
 export interface CreatorDailyRow {
   id: string;
@@ -233,8 +240,9 @@ export const creatorDaily = defineTable<CreatorDailyRow>()({
 
 /**
  * An experience's play figures of one UTC day (the day plays started), kept
- * up to date as plays start and end, so analytics read one row per day.
- * `id` is `${experienceId}:${day}`.
+ * up to date as plays start and end, so analytics read a few rows per day.
+ * Sharded like `CreatorDailyRow`: `id` is `${experienceId}:${day}:${shard}`
+ * (the shard from the player), and a day's figures are the sum of its rows.
  */
 export interface ExperienceDailyRow {
   id: string;
@@ -277,16 +285,4 @@ export const playerDays = defineTable<PlayerDayRow>()({
   indexes: {
     byExperience: { key: (row) => [row.experienceId, row.dayStart] },
   },
-});
-
-/** A named sequence (ledger rows, items, orders, payouts): a total order where the clock may tie. */
-export interface CounterRow {
-  name: string;
-  value: number;
-}
-
-export const counters = defineTable<CounterRow>()({
-  name: "counters",
-  primaryKey: (row) => row.name,
-  indexes: {},
 });

@@ -8,7 +8,7 @@ import { LIST_DEFAULT, PAYOUT_METHODS } from "../economy/config.js";
 import { CATALOG_LIMITS } from "../catalog/config.js";
 import { itemViews } from "../economy/items.js";
 import { nextSeq, post, settledWallet } from "../economy/ledger.js";
-import { experiencePlayFigures } from "./stats.js";
+import { creatorDailyFigures, experiencePlayFigures } from "./stats.js";
 import { payoutView } from "./views.js";
 import { listUploads } from "./uploads.js";
 
@@ -49,13 +49,13 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
         playing += await playingNow(tx, e.id);
       }
       const window = dayWindow(now, OVERVIEW_SERIES_DAYS);
-      const daily = await tx.query(tables.creatorDaily, "byCreator", { equals: [userId], range: { gte: window.days[0]! } });
-      const visits = new Map(daily.map((d) => [d.day, d.visits]));
-      const revenue = new Map(daily.map((d) => [d.day, d.revenue]));
+      const daily = await creatorDailyFigures(tx, userId, window.days[0]!);
+      const visits = new Map([...daily].map(([day, d]) => [day, d.visits]));
+      const revenue = new Map([...daily].map(([day, d]) => [day, d.revenue]));
       const lastWeek = new Set(window.days.slice(-7));
       let visits7d = 0, sales7d = 0, revenue7d = 0;
-      for (const d of daily) {
-        if (!lastWeek.has(d.day)) continue;
+      for (const [day, d] of daily) {
+        if (!lastWeek.has(day)) continue;
         visits7d += d.visits;
         sales7d += d.sales;
         revenue7d += d.revenue;
@@ -190,7 +190,7 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
         requestId: req.requestId,
         createdAt: now,
         updatedAt: now,
-        seq: await nextSeq(tx, "payouts"),
+        seq: nextSeq(deps.clock),
       };
       await tx.put(tables.payouts, payout);
       return payoutView(payout);

@@ -1,5 +1,5 @@
 import {
-  dayKey, dayStart, tables,
+  dayKey, dayStart, shardOf, tables,
   type CreatorDailyRow, type DayWindow, type ExperienceDailyRow, type PlayRow, type PlaySpan, type Tx,
 } from "@playfield/core";
 
@@ -14,12 +14,24 @@ import {
  *   and their summed length, per day the plays started.
  * - `playerDays`: who played an experience on which day (unique players and
  *   day-1 retention stay exact).
+ *
+ * The daily rows are sharded: each write bumps the row of its day and of the
+ * writer's shard (the buyer's or the player's), and readers sum a day's rows.
+ * A popular creator's sales and an experience's joins then run concurrently
+ * on PostgreSQL instead of all writing one row (docs/storage.md, "Hot rows");
+ * the figures stay exact, as they are written in the same transaction.
  */
 
-const dailyId = (creatorId: string, day: string) => `${creatorId}:${day}`;
+/** Rows per creator or experience and day. */
+const DAILY_SHARDS = 8;
 
-async function bumpCreator(tx: Tx, creatorId: string, day: string, change: Partial<Pick<CreatorDailyRow, "visits" | "sales" | "revenue">>): Promise<void> {
-  const id = dailyId(creatorId, day);
+/** The id of a daily row: the owner, the day, and the shard of the writer `by`. */
+const dailyId = (ownerId: string, day: string, by: string) => `${ownerId}:${day}:${shardOf(by, DAILY_SHARDS)}`;
+
+type CreatorFigures = Pick<CreatorDailyRow, "visits" | "sales" | "revenue">;
+
+async function bumpCreator(tx: Tx, creatorId: string, day: string, by: string, change: Partial<CreatorFigures>): Promise<void> {
+  const id = dailyId(creatorId, day, by);
   const row = (await tx.get(tables.creatorDaily, id)) ?? { id, creatorId, day, visits: 0, sales: 0, revenue: 0 };
   await tx.put(tables.creatorDaily, {
     ...row,
@@ -30,9 +42,9 @@ async function bumpCreator(tx: Tx, creatorId: string, day: string, change: Parti
 }
 
 async function bumpExperience(
-  tx: Tx, experienceId: string, day: string, change: Partial<Pick<ExperienceDailyRow, "visits" | "uniquePlayers" | "endedPlays" | "playMs">>,
+  tx: Tx, experienceId: string, day: string, by: string, change: Partial<Pick<ExperienceDailyRow, "visits" | "uniquePlayers" | "endedPlays" | "playMs">>,
 ): Promise<void> {
-  const id = dailyId(experienceId, day);
+  const id = dailyId(experienceId, day, by);
   const row = (await tx.get(tables.experienceDaily, id)) ?? { id, experienceId, day, visits: 0, uniquePlayers: 0, endedPlays: 0, playMs: 0 };
   await tx.put(tables.experienceDaily, {
     ...row,
@@ -55,23 +67,40 @@ export async function recordPlayStarted(tx: Tx, play: PlayRow, creatorId: string
   const playerDayId = `${play.experienceId}:${day}:${play.userId}`;
   const first = (await tx.get(tables.playerDays, playerDayId)) === undefined;
   if (first) await tx.put(tables.playerDays, { id: playerDayId, experienceId: play.experienceId, userId: play.userId, dayStart: start });
-  await bumpExperience(tx, play.experienceId, day, { visits: 1, uniquePlayers: first ? 1 : 0 });
-  await bumpCreator(tx, creatorId, day, { visits: 1 });
+  await bumpExperience(tx, play.experienceId, day, play.userId, { visits: 1, uniquePlayers: first ? 1 : 0 });
+  await bumpCreator(tx, creatorId, day, play.userId, { visits: 1 });
 }
 
 /** Records the end of a play at `leftAt` (counted on the day the play started, for the mean session length). In the play's transaction; call it once per play. */
 export async function recordPlayEnded(tx: Tx, play: PlayRow, leftAt: number): Promise<void> {
   if (leftAt < play.joinedAt) return;
-  await bumpExperience(tx, play.experienceId, dayKey(play.joinedAt), { endedPlays: 1, playMs: leftAt - play.joinedAt });
+  await bumpExperience(tx, play.experienceId, dayKey(play.joinedAt), play.userId, { endedPlays: 1, playMs: leftAt - play.joinedAt });
 }
 
 /** Records a sale in the creators' daily figures: one sale and its share for the item's creator, the selling-experience share for that experience's creator. */
 export async function recordSaleStats(
-  tx: Tx, at: number, sale: { creatorId: string; creatorShare: number; sellingCreatorId: string | null; experienceShare: number },
+  tx: Tx, at: number, sale: { buyerId: string; creatorId: string; creatorShare: number; sellingCreatorId: string | null; experienceShare: number },
 ): Promise<void> {
   const day = dayKey(at);
-  await bumpCreator(tx, sale.creatorId, day, { sales: 1, revenue: sale.creatorShare });
-  if (sale.sellingCreatorId && sale.experienceShare > 0) await bumpCreator(tx, sale.sellingCreatorId, day, { revenue: sale.experienceShare });
+  await bumpCreator(tx, sale.creatorId, day, sale.buyerId, { sales: 1, revenue: sale.creatorShare });
+  if (sale.sellingCreatorId && sale.experienceShare > 0) await bumpCreator(tx, sale.sellingCreatorId, day, sale.buyerId, { revenue: sale.experienceShare });
+}
+
+/** A creator's figures per day from `fromDay` on (the sum of each day's rows); days without any are absent. */
+export async function creatorDailyFigures(tx: Tx, creatorId: string, fromDay: string): Promise<Map<string, CreatorFigures>> {
+  const rows = await tx.query(tables.creatorDaily, "byCreator", { equals: [creatorId], range: { gte: fromDay } });
+  const days = new Map<string, CreatorFigures>();
+  for (const row of rows) {
+    const day = days.get(row.day);
+    if (day) {
+      day.visits += row.visits;
+      day.sales += row.sales;
+      day.revenue += row.revenue;
+    } else {
+      days.set(row.day, { visits: row.visits, sales: row.sales, revenue: row.revenue });
+    }
+  }
+  return days;
 }
 
 /** An experience's play figures over a window, from the aggregates: daily visits and unique players, the mean session length and the players' days (for day-1 retention). */
@@ -82,8 +111,8 @@ export async function experiencePlayFigures(tx: Tx, experienceId: string, window
   const visits = new Map<string, number>(), uniquePlayers = new Map<string, number>();
   let ended = 0, totalMs = 0;
   for (const row of rows) {
-    visits.set(row.day, row.visits);
-    uniquePlayers.set(row.day, row.uniquePlayers);
+    visits.set(row.day, (visits.get(row.day) ?? 0) + row.visits);
+    uniquePlayers.set(row.day, (uniquePlayers.get(row.day) ?? 0) + row.uniquePlayers);
     ended += row.endedPlays;
     totalMs += row.playMs;
   }

@@ -125,7 +125,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
         sales: 0,
         createdAt: now,
         updatedAt: now,
-        seq: await nextSeq(tx, "items"),
+        seq: nextSeq(deps.clock),
       };
       await tx.put(tables.items, row);
       return itemView(tx, row, userId);
@@ -203,7 +203,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
           memo: `Share of ${item.name} sold in your experience (held until ${iso(heldUntil)})`, ref: orderId, role: "experience",
         });
       }
-      const seq = await nextSeq(tx, "orders");
+      const seq = nextSeq(deps.clock);
       const order: OrderRow = {
         id: orderId,
         buyerId,
@@ -229,7 +229,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
       if (ownedOnce(item.kind)) {
         await tx.put(tables.ownership, { id: ownershipId(buyerId, item.id), userId: buyerId, itemId: item.id, kind: item.kind, acquiredAt: now, seq });
       }
-      await recordSaleStats(tx, now, { creatorId: item.creatorId, creatorShare: split.creatorShare, sellingCreatorId: order.sellingCreatorId, experienceShare });
+      await recordSaleStats(tx, now, { buyerId, creatorId: item.creatorId, creatorShare: split.creatorShare, sellingCreatorId: order.sellingCreatorId, experienceShare });
       return { wallet: walletView(bought.wallet), item: await itemView(tx, sold, buyerId), transactionId: bought.row.id };
     });
   },

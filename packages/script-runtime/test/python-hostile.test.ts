@@ -28,6 +28,7 @@ const HOSTILE: Record<string, { body: string; fault: RegExp }> = {
   importMicropython: { body: "import micropython", fault: /^on_tick: ImportError: module not found: micropython/ },
   importGc: { body: "import gc\ngc.collect()", fault: /^on_tick: ImportError: module not found: gc/ },
   dunderImport: { body: "__import__('js')", fault: /^on_tick: ImportError: module not found: js/ },
+  globalsEscape: { body: "imp = __import__.__globals__['_import']\nimp('js').globalThis", fault: /^on_tick: the host's JavaScript is not reachable from scripts$/ },
   openFile: { body: "open('/etc/passwd').read()", fault: /^on_tick: OSError: / },
   raiseValue: { body: "raise ValueError('no')", fault: /^on_tick: ValueError: no \(hostile-raiseValue\.py, line \d+\)$/ },
   systemExit: { body: "raise SystemExit(1)", fault: /^on_tick: SystemExit: 1/ },
@@ -36,7 +37,18 @@ const HOSTILE: Record<string, { body: string; fault: RegExp }> = {
   nanState: { body: "self.state['x'] = float('nan')", fault: /^on_tick: self\.state is not JSON data: self\.state\['x'\] is nan$/ },
   intKeyState: { body: "self.state['d'] = {1: 2}", fault: /^on_tick: self\.state is not JSON data: self\.state\['d'\] has a key that is not a str: 1$/ },
   bigIntState: { body: "self.state['b'] = 2 ** 64", fault: /^on_tick: self\.state is not JSON data: self\.state\['b'\] is an integer beyond 2\*\*53$/ },
-  cyclicState: { body: "a = []\na.append(a)\nself.state['a'] = a", fault: /^on_tick: (self\.state is not JSON data: self\.state\['a'\](\[0\])+ is nested deeper than 64 levels|out of fuel)/ },
+  cyclicList: { body: "a = []\na.append(a)\nself.state['a'] = a", fault: /^on_tick: self\.state is not JSON data: self\.state\['a'\]\[0\] is a cycle$/ },
+  cyclicDict: { body: "d = {}\nd['me'] = d\nself.state['d'] = d", fault: /^on_tick: self\.state is not JSON data: self\.state\['d'\]\['me'\] is a cycle$/ },
+  cyclicDeep: { body: "a = {'x': [1, {}]}\na['x'][1]['back'] = a\nself.state['a'] = a", fault: /^on_tick: self\.state is not JSON data: self\.state\['a'\]\['x'\]\[1\]\['back'\] is a cycle$/ },
+  cyclicRoot: { body: "self.state['me'] = self.state", fault: /^on_tick: self\.state is not JSON data: self\.state\['me'\] is a cycle$/ },
+  setState: { body: "self.state['s'] = {1, 2}", fault: /^on_tick: self\.state is not JSON data: self\.state\['s'\] is a set$/ },
+  bytesState: { body: "self.state['b'] = b'ab'", fault: /^on_tick: self\.state is not JSON data: self\.state\['b'\] is a bytes$/ },
+  bytearrayState: { body: "self.state['b'] = [bytearray(b'ab')]", fault: /^on_tick: self\.state is not JSON data: self\.state\['b'\]\[0\] is a bytearray$/ },
+  objectState: { body: "class P:\n    pass\nself.state['o'] = P()", fault: /^on_tick: self\.state is not JSON data: self\.state\['o'\] is a P$/ },
+  reprState: { body: "class P:\n    def __repr__(self):\n        return '1'\nself.state['o'] = {'p': P()}", fault: /^on_tick: self\.state is not JSON data: self\.state\['o'\]\['p'\] is a P$/ },
+  infState: { body: "self.state['x'] = [float('inf')]", fault: /^on_tick: self\.state is not JSON data: self\.state\['x'\]\[0\] is inf$/ },
+  minusInfState: { body: "self.state['x'] = -float('inf')", fault: /^on_tick: self\.state is not JSON data: self\.state\['x'\] is -inf$/ },
+  deepState: { body: "x = []\nfor i in range(100):\n    x = [x]\nself.state['x'] = x", fault: /^on_tick: self\.state is not JSON data: self\.state\['x'\](\[0\]){63} is nested deeper than 64 levels$/ },
   hugeState: { body: "self.state['s'] = 'z' * 2000000", fault: /^on_tick: (self\.state is larger than max_state_bytes \(1048576\)|out of fuel)/ },
 };
 
@@ -84,6 +96,26 @@ describe("Python scripts: hostile handlers", () => {
     await runtime.run("script.load", { name: "p", language: "py", source: "def on_tick(self, dt):\n    while True:\n        pass\n", player: "u" });
     await runtime.step(1);
     expect(await entry(runtime, "p")).toMatchObject({ fuel_used: 50_000, last_fault: "on_tick: out of fuel (fuel_per_tick 50000)" });
+  });
+
+  it("should name the path of a cycle within a player's fuel, and keep data 64 levels deep", async () => {
+    const runtime = newRuntime({ config: { players: "everyone", forbid: [] } });
+    await runtime.run("script.load", { name: "p", language: "py", player: "u", source: hostile("a = {'x': [1, {}]}\na['x'][1]['back'] = a\nself.state['a'] = a") });
+    // 64 levels: the state itself and 63 containers inside it.
+    await runtime.run("script.load", { name: "deep", language: "py", source: hostile("x = 1\nfor i in range(31):\n    x = {'k': [x]}\nself.state = {'k': x}") });
+    await runtime.step(1);
+    expect(await entry(runtime, "p")).toMatchObject({ faults: 1, last_fault: "on_tick: self.state is not JSON data: self.state['a']['x'][1]['back'] is a cycle" });
+    expect((await entry(runtime, "p")).fuel_used).toBeLessThan(50_000);
+    let json = "1";
+    for (let i = 0; i < 31; i++) json = `{"k":[${json}]}`;
+    expect(await entry(runtime, "deep")).toMatchObject({ faults: 0, state_hash: stateHash(`{"k":${json}}`) });
+  });
+
+  it("should keep a dict or str subclass as the plain data it holds, as a JavaScript class instance is kept as a plain object", async () => {
+    const runtime = newRuntime();
+    await runtime.run("script.load", { name: "sub", language: "py", source: hostile("class D(dict):\n    pass\nclass S(str):\n    pass\nself.state = D(s=S('x'))") });
+    await runtime.step(1);
+    expect(await entry(runtime, "sub")).toMatchObject({ faults: 0, state_hash: stateHash('{"s":"x"}') });
   });
 
   it("should report a fault in a load as a did-not-load line naming file and line", async () => {

@@ -14,7 +14,7 @@
  * the host discards the instance.
  */
 export const PYTHON_PRELUDE = String.raw`
-import builtins, json, sys, io
+import builtins, json, sys, io, uctypes
 _import = builtins.__import__
 _dumps = json.dumps
 _loads = json.loads
@@ -127,7 +127,8 @@ class _NotJson(Exception):
 _LIMIT = 9007199254740991
 _INF = float("inf")
 
-def _check(v, depth):
+def _what(v, depth, ancestors):
+    # None: JSON data; 0: a list or dict to look into; else what is wrong with it.
     t = type(v)
     if v is None or t is bool or t is str:
         return None
@@ -135,23 +136,56 @@ def _check(v, depth):
         return None if -_LIMIT <= v <= _LIMIT else " is an integer beyond 2**53"
     if t is float:
         return None if v == v and v != _INF and v != -_INF else " is " + repr(v)
+    if t is not list and t is not dict:
+        return " is a " + t.__name__
+    for a in ancestors:
+        if a is v:
+            return " is a cycle"
     if depth >= 64:
         return " is nested deeper than 64 levels"
-    if t is list:
-        for i in range(len(v)):
-            p = _check(v[i], depth + 1)
-            if p is not None:
-                return "[" + str(i) + "]" + p
-        return None
-    if t is dict:
-        for k in v:
-            if type(k) is not str:
-                return " has a key that is not a str: " + repr(k)[:40]
-            p = _check(v[k], depth + 1)
-            if p is not None:
-                return "[" + repr(k)[:40] + "]" + p
-        return None
-    return " is a " + t.__name__
+    return 0
+
+def _path(keys, at, levels):
+    p = ""
+    for j in range(levels):
+        p += "[" + (repr(keys[j][at[j] - 1])[:40] if keys[j] is not None else str(at[j] - 1)) + "]"
+    return p
+
+def _check(root):
+    # Depth first and without recursion (a Python call per level costs more
+    # fuel than the whole walk): the containers on the path, their keys
+    # (None for a list) and the next index in each.
+    why = _what(root, 0, ())
+    if why != 0:
+        return why
+    path = [root]
+    keys = [list(root) if type(root) is dict else None]
+    at = [0]
+    while path:
+        c = path[-1]
+        k = keys[-1]
+        i = at[-1]
+        if i >= (len(k) if k is not None else len(c)):
+            path.pop()
+            keys.pop()
+            at.pop()
+            continue
+        at[-1] = i + 1
+        if k is None:
+            v = c[i]
+        else:
+            if type(k[i]) is not str:
+                return _path(keys, at, len(path) - 1) + " has a key that is not a str: " + repr(k[i])[:40]
+            v = c[k[i]]
+        why = _what(v, len(path), path)
+        if why is None:
+            continue
+        if why != 0:
+            return _path(keys, at, len(path)) + why
+        path.append(v)
+        keys.append(list(v) if type(v) is dict else None)
+        at.append(0)
+    return None
 
 class Script:
     """The script instance: handlers get it as self."""
@@ -171,19 +205,40 @@ _ids = [0]
 def _fault(e):
     return "\x00" + _describe(e)
 
+# While self.state is written, the C stack limit is lowered (repr recurses
+# in C: a cycle would otherwise recurse ~150 kB deep, most of a tick's fuel,
+# before it stops; 4 kB still writes 130 levels of nesting) and the Python
+# stack is closed (a __repr__ written in Python raises instead of writing
+# text that would pass for data).
+_stack = [None, 0, 0]
+_CAPTURE_STACK = 4096
+
+def _stack_at(address, limit):
+    s = uctypes.struct(address, {"limit": uctypes.UINT32 | 0, "end": uctypes.UINT32 | 8, "cur": uctypes.UINT32 | 12})
+    _stack[0] = s
+    _stack[1] = limit
+    _stack[2] = s.end
+
 def _settle():
     global _dump
+    lim = _stack[0]
+    lim.limit = _CAPTURE_STACK
+    lim.end = lim.cur
     try:
         s = repr(_self.state)
     except BaseException:
+        lim.limit = _stack[1]
+        lim.end = _stack[2]
         return "\x00" + _explain()
+    lim.limit = _stack[1]
+    lim.end = _stack[2]
     if s == _dump:
         return None
     _dump = s
     return s
 
 def _explain():
-    p = _check(_self.state, 0)
+    p = _check(_self.state)
     return "self.state is not JSON data: self.state" + (p or " could not be written")
 
 def _restore(text):

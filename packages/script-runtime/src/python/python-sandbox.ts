@@ -7,6 +7,7 @@ import { PythonError, createMicroPython } from "./micropython-instance.js";
 import type { EngineSnapshot, MicroPython, PyValue } from "./micropython-instance.js";
 import { PYTHON_PRELUDE, PYTHON_SEAL } from "./python-prelude.js";
 import { scanPythonModules } from "./python-module-scan.js";
+import { probeStackLimit } from "./stack-limit-probe.js";
 import { seededWords } from "./seeded-words.js";
 
 /** Limits and inputs of one Python script's sandbox. */
@@ -57,6 +58,10 @@ function startedPrelude(module: WebAssembly.Module): { snapshot: EngineSnapshot;
     });
     instance.fuel = HOUSEKEEPING_FUEL;
     instance.exec(PYTHON_PRELUDE);
+    const stack = probeStackLimit(instance.snapshot(), PYSTACK_BYTES);
+    const stackAt = instance.global("_stack_at");
+    if (stackAt === null || typeof stackAt !== "object") throw new Error("the Python prelude has no _stack_at");
+    instance.call(stackAt.ref, [stack.address, stack.limit]);
     const calls = {} as Calls;
     for (const call of CALLS) {
       const ref = instance.global(call);

@@ -11,6 +11,8 @@ const repo = fileURLToPath(new URL(".", import.meta.url));
 // global setup looks for the browser once, says once when it is missing, and fails in CI.
 const browserTests = "**/*.browser.test.ts";
 const exclude = [...configDefaults.exclude, browserTests];
+// Suites of a package that need PostgreSQL (`test/postgres/`) run in a project of their own with the database's global setup.
+const postgresTests = "test/postgres/**/*.test.ts";
 // Why 30 s and not Vitest's 5 s: property tests, tsc runs and spawned servers take a few
 // seconds alone and several times that on a loaded 2-core machine; a real hang still fails.
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
@@ -25,8 +27,20 @@ export default defineConfig({
     projects: [
       ...["core", "client", "server", "server-memory", "script-runtime"].map((name) => ({
         ...sourceConditions,
-        test: { ...timeouts, name, root: `${repo}packages/${name}`, include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude },
+        test: { ...timeouts, name, root: `${repo}packages/${name}`, include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude: [...exclude, postgresTests] },
       })),
+      {
+        ...sourceConditions,
+        test: {
+          ...timeouts,
+          // The server's suites on PostgreSQL (test/postgres/): the storage-postgres setup finds the database once, or says it is skipped (fails in CI).
+          name: "server-postgres",
+          root: `${repo}packages/server`,
+          include: [postgresTests],
+          exclude,
+          globalSetup: [`${repo}packages/storage-postgres/test/postgres-setup.ts`],
+        },
+      },
       {
         ...sourceConditions,
         test: {

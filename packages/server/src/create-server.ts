@@ -2,7 +2,7 @@ import { createDenyListFilter } from "@playfield/core";
 import { createScryptHasher } from "./crypto/create-scrypt-hasher.js";
 import { createTokenSigner } from "./crypto/create-token-signer.js";
 import { hashToken } from "./crypto/random-token.js";
-import { createMemoryBlobStore } from "./ports/blob-store.js";
+import { createStorageBlobStore } from "./ports/blob-store.js";
 import { createSystemClock, type Clock } from "./ports/clock.js";
 import { createRandomIds } from "./ports/ids.js";
 import { withProviders } from "./ports/payments/index.js";
@@ -66,7 +66,7 @@ export function createServer(options: ServerOptions): Server {
     hasher: options.hasher ?? createScryptHasher(),
     ids: options.ids ?? createRandomIds(),
     realtime: options.realtime ?? createLocalRealtimeHub(),
-    blobs: options.blobs ?? createMemoryBlobStore(),
+    blobs: options.blobs ?? createStorageBlobStore(options.storage),
     payments: withProviders(options.payments),
     sessions: resolveSessionSettings(options.sessions),
     chatFilter: options.chatFilter ?? createDenyListFilter(),

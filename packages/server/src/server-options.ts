@@ -30,7 +30,7 @@ export interface ServerOptions {
   ids?: IdGenerator;
   /** Default: the in-process hub. */
   realtime?: RealtimeHub;
-  /** Where uploaded blobs' bytes live. Default: in memory. */
+  /** Where uploaded blobs' bytes live. Default: the storage's `blob_bytes` table, so every server on one storage serves them and they last as long as it does. */
   blobs?: BlobStore;
   /** Payment providers; each replaces the default of its id (only `sandbox` is configured by default, outside production). */
   payments?: readonly PaymentProvider[];

@@ -2,6 +2,7 @@ import { createClient, type PlayfieldClient } from "@playfield/client";
 import { createMemoryServer, type MemoryServer, type ServerOptions } from "@playfield/server-memory";
 import { startServer } from "@playfield/server-memory";
 import { createRealtimeEndpoint } from "../src/realtime/realtime-endpoint.js";
+import type { ServerDeps } from "../src/server-deps.js";
 import { messageLog, readySocket } from "./realtime-sockets.js";
 
 /*
@@ -37,24 +38,29 @@ function collector(): Link & { push(message: Record<string, unknown>): void } {
   return { ...messageLog(), send: () => { throw new Error("not connected"); } };
 }
 
+/** Connections to a server's realtime endpoint driven in process, with no socket: `connect(token)` opens one, ready. */
+export function inProcessLinks(deps: ServerDeps): (token: string) => Promise<Link> {
+  const endpoint = createRealtimeEndpoint(deps);
+  return async (token) => {
+    const link = collector();
+    const peer = endpoint.open({
+      send(text, done) { link.push(JSON.parse(text) as Record<string, unknown>); done(); },
+      close() {},
+      bufferedAmount: 0,
+    });
+    link.send = (message) => peer.receive(JSON.stringify(message));
+    link.send({ type: "auth", token });
+    await link.next((m) => m.type === "ready");
+    return link;
+  };
+}
+
 /** A server of `kind` with the given options, its clock frozen so limits are exact. */
 export async function rateWorld(kind: Kind, options: ServerOptions): Promise<RateWorld> {
   if (kind === "in-process") {
     const server = createMemoryServer(options);
     server.clock.freeze();
-    const endpoint = createRealtimeEndpoint(server.deps);
-    const connect = async (token: string): Promise<Link> => {
-      const link = collector();
-      const peer = endpoint.open({
-        send(text, done) { link.push(JSON.parse(text) as Record<string, unknown>); done(); },
-        close() {},
-        bufferedAmount: 0,
-      });
-      link.send = (message) => peer.receive(JSON.stringify(message));
-      link.send({ type: "auth", token });
-      await link.next((m) => m.type === "ready");
-      return link;
-    };
+    const connect = inProcessLinks(server.deps);
     return {
       server,
       async account() {

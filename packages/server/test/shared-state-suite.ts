@@ -1,0 +1,165 @@
+import { Code, tables, type Storage } from "@playfield/core";
+import { describe, expect, it } from "vitest";
+import { listen } from "../src/node/index.js";
+import { sweepSessions } from "../src/services/session/roster.js";
+import { inProcessLinks, send } from "./chat-rate-world.js";
+import { as, seedGame } from "./datastore-fixtures.js";
+import { expectError, type TestServer } from "./fixtures.js";
+import { addExperience, player, type Player } from "./session-world.js";
+import { twoServers, type TwoServers } from "./two-servers.js";
+
+/*
+ * The state two server processes must share (docs/shared-state.md), proven
+ * on two servers over one storage: every limit of N trips after N/2
+ * attempts through each, the session sweep's effects happen once however
+ * many servers sweep, and a token signed out through one is refused by the
+ * other on its next call. `open` gives each test one empty store of data
+ * as the two servers' storages (two connection pools on a database).
+ */
+
+export interface SharedStorage {
+  storages: readonly [Storage, Storage];
+  close(): Promise<void>;
+}
+
+const MINUTE_START = Date.UTC(2026, 5, 1, 12, 0, 0);
+
+/** Two servers on a fresh storage, closed with the block. */
+async function world(open: () => Promise<SharedStorage>, options: Parameters<typeof twoServers>[1] = {}): Promise<TwoServers & AsyncDisposable> {
+  const shared = await open();
+  const two = await twoServers(shared.storages, options);
+  two.clock.set(MINUTE_START);
+  return { ...two, [Symbol.asyncDispose]: () => shared.close() };
+}
+
+/** A peer-tier session of three: the host and a second player joined 61 s ago and fell silent, the third joined 11 s ago. */
+async function sessionWithSilentMembers(w: TwoServers): Promise<{ experienceId: string; sessionId: string; host: Player; silent: Player; live: Player }> {
+  const [a, b] = w.servers;
+  const { experience } = await addExperience(a.server, { hostingTier: "peer" });
+  const [host, silent, live] = [await player(a), await player(b), await player(a)];
+  const { sessionId } = await host.client.session.join({ experienceId: experience.id });
+  await silent.client.session.join({ experienceId: experience.id, sessionId });
+  w.clock.advance(50_000);
+  await live.client.session.join({ experienceId: experience.id, sessionId });
+  w.clock.advance(11_000);
+  return { experienceId: experience.id, sessionId, host, silent, live };
+}
+
+/** What the sweep left of the session: its row, its members, and the plays it ended in the experience's daily figures. */
+async function afterSweep(w: TwoServers, experienceId: string, sessionId: string) {
+  return w.storage.transact(async (tx) => ({
+    session: await tx.get(tables.gameSessions, sessionId),
+    members: (await tx.query(tables.sessionMembers, "bySession", { equals: [sessionId] })).map((m) => m.userId),
+    endedPlays: (await tx.query(tables.experienceDaily, "byExperience", { equals: [experienceId] })).reduce((n, d) => n + d.endedPlays, 0),
+  }));
+}
+
+/** The `session_members` events published about a session since `from`. */
+const rosterEvents = (w: TwoServers, sessionId: string, from: number) =>
+  w.published.slice(from).filter((p) => p.event.type === "session_members" && p.event.sessionId === sessionId);
+
+export function sharedStateSuite(name: string, open: () => Promise<SharedStorage>): void {
+  describe(`two servers on one storage (${name})`, () => {
+    it("should count a user's chat sends through both against one bucket: 2 + 2 trip a burst of 4", async () => {
+      await using w = await world(open, { chatRate: { burst: 4, intervalMs: 1000 } });
+      const [a, b] = w.servers;
+      const [ada, bob] = [await a.server.seed.user(), await a.server.seed.user()];
+      const links = [await inProcessLinks(a.server.deps)(ada.accessToken), await inProcessLinks(b.server.deps)(ada.accessToken)];
+      for (const link of [...links, ...links]) expect(await send(link, `dm:${bob.userId}`, "hi")).toMatchObject({ type: "chat_ack", duplicate: false });
+      for (const link of links) {
+        expect(await send(link, `dm:${bob.userId}`, "one too many")).toMatchObject({ type: "error", code: Code.ResourceExhausted, retryAfterMs: 1000 });
+      }
+      w.clock.advance(1000);
+      expect(await send(links[1]!, `dm:${bob.userId}`, "on time")).toMatchObject({ type: "chat_ack" });
+      expect(await send(links[0]!, `dm:${bob.userId}`, "too soon")).toMatchObject({ code: Code.ResourceExhausted });
+    });
+
+    it("should count failed sign-ins through both: 2 + 2 trip a limit of 4 on either", async () => {
+      await using w = await world(open, { signInThrottle: { perUsername: { limit: 4, windowMs: 60_000 } } });
+      const [a, b] = w.servers;
+      const ada = await a.server.seed.user({ username: "ada_shared" });
+      for (const t of [a, b, a, b]) await expectError(t.client().identity.signIn({ username: "ada_shared", password: "not the password" }), Code.Unauthenticated);
+      for (const t of [a, b]) {
+        await expectError(t.client().identity.signIn({ username: "ada_shared", password: ada.password }), Code.ResourceExhausted, /too many failed sign-ins/);
+      }
+      w.clock.advance(60_000);
+      await expect(b.client().identity.signIn({ username: "ada_shared", password: ada.password })).resolves.toBeTruthy();
+    });
+
+    it("should count an experience's datastore calls through both: 2 + 2 trip a budget of 4", async () => {
+      await using w = await world(open, { datastore: { requestsPerMinute: 3, requestsPerPlayer: 1 } });
+      const [a, b] = w.servers;
+      const game = await seedGame(a, { count: 1 });
+      const p = game.players[0]!;
+      const stores = [a.client().datastore, b.client().datastore];
+      for (const ds of [...stores, ...stores]) await ds.set({ key: "k", value: "1" }, as(p));
+      for (const ds of stores) await expectError(ds.get({ key: "k" }, as(p)), Code.ResourceExhausted, /used its 4 calls for this minute/);
+    });
+
+    it("should count a user's reports through both: 5 + 5 reach the limit of 10 an hour", async () => {
+      await using w = await world(open);
+      const [a, b] = w.servers;
+      const reporter = await player(a);
+      const target = await a.server.seed.user();
+      const onB = b.client();
+      await onB.auth.setTokens({ accessToken: reporter.accessToken, refreshToken: reporter.refreshToken });
+      for (let i = 0; i < 5; i++) {
+        for (const c of [reporter.client, onB]) await c.safety.reportPlayer({ userId: target.userId, category: "harassment" });
+      }
+      for (const c of [reporter.client, onB]) {
+        await expectError(c.safety.reportPlayer({ userId: target.userId, category: "harassment" }), Code.ResourceExhausted, /too many reports/);
+      }
+    });
+
+    it("should refuse, on the other server's next call, a token signed out through one", async () => {
+      await using w = await world(open);
+      const [a, b] = w.servers;
+      const auth = await a.client().identity.signUp({ username: "ada_signout", password: "correct horse battery", birthdate: "1990-01-01", displayName: "Ada" });
+      // B verifies the token's signature once and keeps it in its cache.
+      expect((await b.client().identity.getMe({}, { token: auth.accessToken })).user.id).toBe(auth.me.user.id);
+      expect((await b.client().identity.getMe({}, { token: auth.accessToken })).user.id).toBe(auth.me.user.id);
+      await a.client().identity.signOut({ refreshToken: auth.refreshToken });
+      await expectError(b.client().identity.getMe({}, { token: auth.accessToken }), Code.Unauthenticated, /signed out/);
+      await expectError(b.client().identity.refresh({ refreshToken: auth.refreshToken }), Code.Unauthenticated);
+    });
+
+    it("should serve through one server a blob uploaded through the other", async () => {
+      await using w = await world(open);
+      const [a, b] = w.servers;
+      const ada = await player(a);
+      const bytes = new TextEncoder().encode(JSON.stringify({ level: 1 }));
+      const { url } = await ada.client.catalog.uploadContent({ data: Buffer.from(bytes).toString("base64"), contentType: "application/json" });
+      const served = await b.fetch(`${b.baseUrl}${url}`);
+      expect(served.status).toBe(200);
+      expect(new Uint8Array(await served.arrayBuffer())).toEqual(bytes);
+    });
+
+    it("should drop silent members, hand the host over and end their plays once when both servers sweep at the same moment", async () => {
+      await using w = await world(open);
+      const s = await sessionWithSilentMembers(w);
+      const from = w.published.length;
+      const changed = await Promise.all(w.servers.map((t) => sweepSessions(t.server.deps)));
+      expect(changed.reduce((x, y) => x + y, 0)).toBe(1);
+      expect(await afterSweep(w, s.experienceId, s.sessionId)).toMatchObject({
+        session: { hostUserId: s.live.userId, memberCount: 1, closedAt: null }, members: [s.live.userId], endedPlays: 2,
+      });
+      expect(rosterEvents(w, s.sessionId, from).map((p) => p.userIds)).toEqual([[s.live.userId]]);
+    });
+
+    it("should run the listening servers' sweep timers without doing anything twice", async () => {
+      await using w = await world(open);
+      const s = await sessionWithSilentMembers(w);
+      const from = w.published.length;
+      const started = await Promise.all(w.servers.map((t) => listen(t.server, { port: 0, sessionSweepMs: 5 })));
+      try {
+        await expect.poll(async () => (await afterSweep(w, s.experienceId, s.sessionId)).members, { timeout: 10_000 }).toEqual([s.live.userId]);
+        // Both timers keep firing: give each several more turns.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        await Promise.all(started.map((t) => t.close()));
+      }
+      expect(await afterSweep(w, s.experienceId, s.sessionId)).toMatchObject({ session: { hostUserId: s.live.userId, memberCount: 1 }, endedPlays: 2 });
+      expect(rosterEvents(w, s.sessionId, from).map((p) => p.userIds)).toEqual([[s.live.userId]]);
+    });
+  });
+}

@@ -62,7 +62,7 @@ export { shardOf } from "./storage/shard.js";
 export type {
   UserRow, DeviceRow, RefreshTokenRow, HandoffRow, ThrottleRow, AccountSettingsRow,
   ExperienceRow, PlaceVersionRow, Visibility, HostingTier, VersionStatus,
-  GameSessionRow, SessionMemberRow, PlayRow,
+  GameSessionRow, SessionMemberRow, PlayingRow, PlayRow,
   FriendEdgeRow, BlockRow,
   FriendRequestRow, FollowRow, ProfileRow, GroupRow, GroupMemberRow, SearchTermRow, SearchSourceRow, SearchSegmentRow, NameSegment, AvatarRow, ReportRow,
   DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastorePlayerRow,

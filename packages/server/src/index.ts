@@ -31,3 +31,4 @@ export { createRouter, type Route, type ServiceImpl, type MethodImpl, type Imple
 export type { HandlerContext } from "./rpc/handler-context.js";
 export type { Caller } from "./rpc/caller.js";
 export { authResponse, newUser, openDevice, saveUser } from "./services/identity/accounts.js";
+export { putMember } from "./services/session/roster.js";

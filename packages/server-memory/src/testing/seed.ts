@@ -1,5 +1,5 @@
-import { mintClaims, tables, TokenType } from "@playfield/core";
-import { authResponse, newUser, openDevice, saveUser, type ServerDeps } from "@playfield/server";
+import { mintClaims, TokenType } from "@playfield/core";
+import { authResponse, newUser, openDevice, putMember, saveUser, type ServerDeps } from "@playfield/server";
 
 /** A seeded user with live tokens, ready to hand to a client. */
 export interface SeededUser {
@@ -59,7 +59,7 @@ export function createSeeder(deps: ServerDeps): Seeder {
       const sessionId = options.sessionId ?? deps.ids.id("gs");
       const experienceId = options.experienceId ?? deps.ids.id("exp");
       const now = deps.clock.now();
-      await deps.storage.transact((tx) => tx.put(tables.sessionMembers, {
+      await deps.storage.transact((tx) => putMember(tx, {
         id: `${sessionId}:${user.userId}`, sessionId, userId: user.userId, experienceId, joinedAt: now, lastHeartbeatAt: now,
       }));
       return deps.signer.sign(mintClaims(

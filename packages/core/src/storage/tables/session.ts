@@ -59,6 +59,23 @@ export const sessionMembers = defineTable<SessionMemberRow>()({
   },
 });
 
+/**
+ * Where a user plays now: their first `session_members` row (by id), kept
+ * beside it by every write of a membership, so that the presence of many
+ * users (a friends list) is one read by primary key, not a query per user.
+ */
+export interface PlayingRow {
+  userId: string;
+  sessionId: string;
+  experienceId: string;
+}
+
+export const playing = defineTable<PlayingRow>()({
+  name: "playing",
+  primaryKey: (row) => row.userId,
+  indexes: {},
+});
+
 /** One play of an experience: a member's time in a session, for visits, unique players, session length and retention. */
 export interface PlayRow {
   id: string;

@@ -110,6 +110,11 @@ export async function requireUser(tx: Tx, userId: string): Promise<UserRow> {
   return user;
 }
 
+/** The live (not deleted) users of `ids`, in their order: one read for all of them. */
+export async function liveUsers(tx: Tx, ids: readonly string[]): Promise<UserRow[]> {
+  return (await tx.getMany(tables.users, ids)).filter((user): user is UserRow => user !== undefined && user.deletedAt === null);
+}
+
 /** A new user row: an account (with password and birthdate) or a guest (with neither).
  * @private Internal code, does not follow semantic versioning (the test kit seeds users with it).
  */

@@ -6,7 +6,7 @@ import type { ServerDeps } from "../../server-deps.js";
 import { userSummary } from "../identity/accounts.js";
 import { recordPlayStarted } from "../creator/stats.js";
 import { refusalToJoin, visibleExperience } from "./access.js";
-import { expireSilent, membersOf, removeMember, rosterEvent, usersOf, type Outgoing } from "./roster.js";
+import { expireSilent, membersOf, putMember, removeMember, rosterEvent, usersOf, type Outgoing } from "./roster.js";
 import { friendIds } from "../social/graph.js";
 
 /*
@@ -133,7 +133,7 @@ export async function joinInTx(tx: Tx, deps: ServerDeps, input: JoinInput, alloc
     id: `${session.id}:${input.userId}`, sessionId: session.id, userId: input.userId, experienceId: experience.id,
     joinedAt: now, lastHeartbeatAt: now, playId,
   };
-  await tx.put(tables.sessionMembers, member);
+  await putMember(tx, member);
   const play: PlayRow = { id: playId, experienceId: experience.id, userId: input.userId, sessionId: session.id, joinedAt: now, leftAt: null };
   await tx.put(tables.plays, play);
   await recordPlayStarted(tx, play, experience.creatorId);

@@ -23,6 +23,27 @@ export async function membersOf(tx: Tx, sessionId: string): Promise<SessionMembe
   return rows.sort(byJoinOrder);
 }
 
+/** Adds (or replaces) a membership: the one way to write a new member, as presence reads `playing`.
+ * @private Internal code, does not follow semantic versioning (the test kit seeds game tokens with it).
+ */
+export async function putMember(tx: Tx, member: SessionMemberRow): Promise<void> {
+  await tx.put(tables.sessionMembers, member);
+  await syncPlaying(tx, member.userId);
+}
+
+/** Removes a membership: the one way to drop a member. */
+export async function deleteMember(tx: Tx, member: SessionMemberRow): Promise<void> {
+  await tx.delete(tables.sessionMembers, member.id);
+  await syncPlaying(tx, member.userId);
+}
+
+/** Points the user's `playing` row at their first membership, or removes it when they have none. */
+async function syncPlaying(tx: Tx, userId: string): Promise<void> {
+  const [first] = await tx.query(tables.sessionMembers, "byUser", { equals: [userId], limit: 1 });
+  if (first) await tx.put(tables.playing, { userId, sessionId: first.sessionId, experienceId: first.experienceId });
+  else await tx.delete(tables.playing, userId);
+}
+
 /** The user rows of members, in the members' order (a deleted user reads as a placeholder row). */
 export async function usersOf(tx: Tx, members: readonly SessionMemberRow[]): Promise<UserRow[]> {
   return Promise.all(members.map(async (m) => (await tx.get(tables.users, m.userId)) ?? placeholderUser(m.userId)));
@@ -61,7 +82,7 @@ export async function rosterEvent(tx: Tx, session: GameSessionRow): Promise<Outg
  * Answers the session as updated.
  */
 export async function removeMember(tx: Tx, session: GameSessionRow, member: SessionMemberRow, endedAt: number, now: number): Promise<GameSessionRow> {
-  await tx.delete(tables.sessionMembers, member.id);
+  await deleteMember(tx, member);
   if (member.playId) {
     const play = await tx.get(tables.plays, member.playId);
     if (play && play.leftAt === null) {

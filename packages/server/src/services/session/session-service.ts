@@ -4,7 +4,7 @@ import type { ServiceImpl } from "../../rpc/router.js";
 import { iso, userSummary } from "../identity/accounts.js";
 import { visibleExperience } from "./access.js";
 import { joinInTx, type Allocation, type JoinOutcome } from "./join.js";
-import { deliver, expireSilent, membersOf, removeMember, rosterEvent, usersOf, type Outgoing } from "./roster.js";
+import { deleteMember, deliver, expireSilent, membersOf, removeMember, rosterEvent, usersOf, type Outgoing } from "./roster.js";
 import { areFriends, friendIds } from "../social/graph.js";
 
 /** The most sessions ListSessions answers. */
@@ -78,7 +78,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
         if (updated.closedAt !== null) result.closed.push(updated.id);
         else result.events.push(await rosterEvent(tx, updated));
       } else if (member) {
-        await tx.delete(tables.sessionMembers, member.id);
+        await deleteMember(tx, member);
         result.moved.push(caller.userId);
       }
       return result;

@@ -1,6 +1,6 @@
 import { fail, tables, type SocialService, type Tx, type UserRow } from "@playfield/core";
 import type { ServiceImpl } from "../../rpc/router.js";
-import { userSummary } from "../identity/accounts.js";
+import { liveUsers, userSummary } from "../identity/accounts.js";
 import { announcePresence } from "../presence/feed.js";
 import { areFriends, severPair } from "./graph.js";
 
@@ -46,11 +46,8 @@ export const blockMethods: ServiceImpl<typeof SocialService> = {
   async listBlocked(_req, ctx) {
     const me = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
-      const users: UserRow[] = [];
-      for (const block of await tx.query(tables.blocks, "byBlocker", { equals: [me], limit: BLOCK_LIST_MAX })) {
-        const user = await tx.get(tables.users, block.blockedId);
-        if (user && user.deletedAt === null) users.push(user);
-      }
+      const rows = await tx.query(tables.blocks, "byBlocker", { equals: [me], limit: BLOCK_LIST_MAX });
+      const users = await liveUsers(tx, rows.map((block) => block.blockedId));
       return { users: users.map(userSummary) };
     });
   },

@@ -1,14 +1,14 @@
 import {
   applyFriendMove, countMutual, fail, FriendMove, mayRequestFriendship, relationshipOf, tables,
-  type MethodOutput, type MethodRequest, type SocialService, type UserRow,
+  type MethodOutput, type MethodRequest, type SocialService,
 } from "@playfield/core";
 import type { HandlerContext } from "../../rpc/handler-context.js";
 import type { ServiceImpl } from "../../rpc/router.js";
-import { userSummary } from "../identity/accounts.js";
-import { presenceOf } from "../presence/presence.js";
+import { liveUsers, userSummary } from "../identity/accounts.js";
+import { presencesOf } from "../presence/presence.js";
 import { announcePresence } from "../presence/feed.js";
 import { socialTarget, visibleUser } from "./access.js";
-import { areFriends, friendIds, hasBlocked, isFollowing, pairFacts, writePairFacts } from "./graph.js";
+import { blockersAmong, friendIds, friendsAmong, hasBlocked, isFollowing, pairFacts, writePairFacts } from "./graph.js";
 
 /* SocialService: friends (the state machine of domain/relationship.ts), friend requests, follows. */
 
@@ -59,16 +59,18 @@ export const friendMethods: ServiceImpl<typeof SocialService> = {
     return deps.storage.transact(async (tx) => {
       const target = await visibleUser(tx, targetId, viewer);
       const edges = await tx.query(tables.friendEdges, "byUser", { equals: [target.id], limit: FRIEND_LIST_MAX });
-      const friends = [];
-      for (const edge of edges) {
-        const friend = await tx.get(tables.users, edge.friendId);
-        if (!friend || friend.deletedAt !== null) continue;
-        // The blocker does not appear to the one they blocked.
-        if (viewer !== null && viewer !== friend.id && (await hasBlocked(tx, friend.id, viewer))) continue;
-        // Presence is for a user's friends: the viewer's own list, or friends the viewer shares.
-        const visible = viewer !== null && (viewer === target.id || viewer === friend.id || (await areFriends(tx, viewer, friend.id)));
-        friends.push({ user: userSummary(friend), ...(await presenceOf(tx, deps, friend, visible)) });
-      }
+      const live = await liveUsers(tx, edges.map((edge) => edge.friendId));
+      // The blocker does not appear to the one they blocked.
+      const others = viewer === null ? [] : live.map((friend) => friend.id).filter((id) => id !== viewer);
+      const blockers = viewer === null ? new Set<string>() : await blockersAmong(tx, others, viewer);
+      const shown = live.filter((friend) => !blockers.has(friend.id));
+      // Presence is for a user's friends: the viewer's own list, or friends the viewer shares.
+      const shared = viewer === null || viewer === target.id
+        ? new Set<string>()
+        : await friendsAmong(tx, viewer, shown.map((friend) => friend.id).filter((id) => id !== viewer));
+      const visible = shown.map((friend) => viewer !== null && (viewer === target.id || viewer === friend.id || shared.has(friend.id)));
+      const presences = await presencesOf(tx, deps, shown, visible);
+      const friends = shown.map((friend, i) => ({ user: userSummary(friend), ...presences[i]! }));
       friends.sort((a, b) => PRESENCE_ORDER[a.presence] - PRESENCE_ORDER[b.presence]);
       return { friends };
     });
@@ -77,14 +79,7 @@ export const friendMethods: ServiceImpl<typeof SocialService> = {
   async listFriendRequests(_req, ctx) {
     const me = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
-      const live = async (ids: string[]) => {
-        const users: UserRow[] = [];
-        for (const id of ids) {
-          const user = await tx.get(tables.users, id);
-          if (user && user.deletedAt === null) users.push(user);
-        }
-        return users.map(userSummary);
-      };
+      const live = async (ids: string[]) => (await liveUsers(tx, ids)).map(userSummary);
       const newestFirst = { order: "desc", limit: FRIEND_LIST_MAX } as const;
       const incoming = await tx.query(tables.friendRequests, "byTo", { equals: [me], ...newestFirst });
       const outgoing = await tx.query(tables.friendRequests, "byFrom", { equals: [me], ...newestFirst });

@@ -15,6 +15,18 @@ export async function friendIds(tx: Tx, userId: string): Promise<string[]> {
   return (await tx.query(tables.friendEdges, "byUser", { equals: [userId] })).map((edge) => edge.friendId);
 }
 
+/** Of `others`, the ids `userId` is friends with: one read for all of them. */
+export async function friendsAmong(tx: Tx, userId: string, others: readonly string[]): Promise<Set<string>> {
+  const edges = await tx.getMany(tables.friendEdges, others.map((other) => `${userId}:${other}`));
+  return new Set(others.filter((_, i) => edges[i] !== undefined));
+}
+
+/** Of `others`, the ids that blocked `blocked`: one read for all of them. */
+export async function blockersAmong(tx: Tx, others: readonly string[], blocked: string): Promise<Set<string>> {
+  const rows = await tx.getMany(tables.blocks, others.map((other) => `${other}:${blocked}`));
+  return new Set(others.filter((_, i) => rows[i] !== undefined));
+}
+
 /** Whether `blocker` blocked `blocked`. */
 export async function hasBlocked(tx: Tx, blocker: string, blocked: string): Promise<boolean> {
   return (await tx.get(tables.blocks, `${blocker}:${blocked}`)) !== undefined;

@@ -18,22 +18,32 @@ export const GROUP_MEMBERS_LIST_MAX = 500;
 
 const groupSubject = (group: GroupRow): SearchSubject => ({ kind: "g", id: group.id, nameKey: group.nameKey, otherNames: [] });
 
-async function rankIn(tx: Tx, groupId: string, userId: string | null): Promise<number> {
-  if (userId === null) return 0;
+async function rankIn(tx: Tx, groupId: string, userId: string): Promise<number> {
   return (await tx.get(tables.groupMembers, `${groupId}:${userId}`))?.rank ?? 0;
+}
+
+/** Groups as `viewer` sees them, in their order: owners and the viewer's ranks read once for all. */
+async function groupViews(tx: Tx, groups: readonly GroupRow[], viewer: string | null): Promise<Group[]> {
+  const [owners, memberships] = await Promise.all([
+    tx.getMany(tables.users, groups.map((group) => group.ownerId)),
+    viewer === null ? [] : tx.getMany(tables.groupMembers, groups.map((group) => `${group.id}:${viewer}`)),
+  ]);
+  return groups.map((group, i) => {
+    const owner = owners[i];
+    return {
+      id: group.id,
+      name: group.name,
+      description: group.description,
+      owner: owner ? userSummary(owner) : { id: group.ownerId, username: "", displayName: "", headshotUrl: "" },
+      memberCount: group.memberCount,
+      myRank: memberships[i]?.rank ?? 0,
+    };
+  });
 }
 
 /** A group as `viewer` sees it. */
 async function groupView(tx: Tx, group: GroupRow, viewer: string | null): Promise<Group> {
-  const owner = await tx.get(tables.users, group.ownerId);
-  return {
-    id: group.id,
-    name: group.name,
-    description: group.description,
-    owner: owner ? userSummary(owner) : { id: group.ownerId, username: "", displayName: "", headshotUrl: "" },
-    memberCount: group.memberCount,
-    myRank: await rankIn(tx, group.id, viewer),
-  };
+  return (await groupViews(tx, [group], viewer))[0]!;
 }
 
 async function requireGroup(tx: Tx, groupId: string): Promise<GroupRow> {
@@ -114,12 +124,9 @@ export const groupMethods: ServiceImpl<typeof SocialService> = {
   async listMyGroups(_req, ctx) {
     const me = ctx.user().userId;
     return ctx.deps.storage.transact(async (tx) => {
-      const groups: Group[] = [];
-      for (const member of await tx.query(tables.groupMembers, "byUser", { equals: [me], limit: GROUPS_PER_USER_MAX })) {
-        const group = await tx.get(tables.groups, member.groupId);
-        if (group) groups.push(await groupView(tx, group, me));
-      }
-      return { groups };
+      const memberships = await tx.query(tables.groupMembers, "byUser", { equals: [me], limit: GROUPS_PER_USER_MAX });
+      const groups = (await tx.getMany(tables.groups, memberships.map((member) => member.groupId))).filter((group) => group !== undefined);
+      return { groups: await groupViews(tx, groups, me) };
     });
   },
 
@@ -135,23 +142,21 @@ export const groupMethods: ServiceImpl<typeof SocialService> = {
         nameIndex: "byNameKey",
         nameKeyOf: (row) => row.nameKey,
         subjectOf: groupSubject,
-        load: async (id) => (await tx.get(tables.groups, id)) ?? null,
+        loadMany: async (ids) => (await tx.getMany(tables.groups, ids)).map((group) => group ?? null),
       }, query, limit);
-      const groups: Group[] = [];
-      for (const group of found) groups.push(await groupView(tx, group, viewer));
-      return { groups };
+      return { groups: await groupViews(tx, found, viewer) };
     });
   },
 
   async listGroupMembers(req, ctx) {
     return ctx.deps.storage.transact(async (tx) => {
       const group = await requireGroup(tx, req.groupId);
-      const members = [];
-      for (const member of await tx.query(tables.groupMembers, "byGroup", { equals: [group.id], limit: GROUP_MEMBERS_LIST_MAX })) {
-        const user = await tx.get(tables.users, member.userId);
-        if (!user) continue;
-        members.push({ user: userSummary(user), rank: member.rank, role: roleOfRank(member.rank) ?? "", joinedAt: iso(member.joinedAt) });
-      }
+      const rows = await tx.query(tables.groupMembers, "byGroup", { equals: [group.id], limit: GROUP_MEMBERS_LIST_MAX });
+      const users = await tx.getMany(tables.users, rows.map((member) => member.userId));
+      const members = rows.flatMap((member, i) => {
+        const user = users[i];
+        return user ? [{ user: userSummary(user), rank: member.rank, role: roleOfRank(member.rank) ?? "", joinedAt: iso(member.joinedAt) }] : [];
+      });
       return { members };
     });
   },

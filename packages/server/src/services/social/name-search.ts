@@ -28,7 +28,7 @@ export interface SearchSubject {
   otherNames: string[];
 }
 
-/** How one kind of subject is searched: its name index, its names, and the row of an id the caller may see. */
+/** How one kind of subject is searched: its name index, its names, and the rows of ids the caller may see. */
 export interface SearchSource<Row> {
   kind: "u" | "g";
   table: TableDef<Row>;
@@ -36,8 +36,8 @@ export interface SearchSource<Row> {
   nameIndex: string;
   nameKeyOf(row: Row): string;
   subjectOf(row: Row): SearchSubject;
-  /** The live row of an id, or null when it is not shown to this caller. */
-  load(id: string): Promise<Row | null>;
+  /** The live rows of `ids` in their order (null where one is not shown to this caller): one read for all, not one per id. */
+  loadMany(ids: readonly string[]): Promise<(Row | null)[]>;
 }
 
 const PAGE = 64;
@@ -146,37 +146,46 @@ export async function searchNames<Row>(tx: Tx, from: SearchSource<Row>, query: s
   const seen = new Set<string>();
   if (!query) return found;
 
-  const consider = async (id: string, tier: (t: number) => boolean, text: string | null): Promise<void> => {
-    if (seen.has(id)) return;
-    const row = await from.load(id);
-    if (!row) return;
-    const subject = from.subjectOf(row);
-    const match = matchName(query, subject.nameKey, subject.otherNames);
-    // A stale term, or a name that ranks in another tier or at another text, is read there instead.
-    if (!match || !tier(match.tier) || (text !== null && match.text !== text)) return;
-    seen.add(id);
-    found.push(row);
+  /** Considers candidates in order, reading their rows at once; answers whether `limit` rows are found. */
+  const consider = async (candidates: readonly { id: string; text: string | null }[], tier: (t: number) => boolean): Promise<boolean> => {
+    const ids = [...new Set(candidates.map((c) => c.id).filter((id) => !seen.has(id)))];
+    if (ids.length === 0) return false;
+    const loaded = await from.loadMany(ids);
+    const rows = new Map(ids.map((id, i) => [id, loaded[i]!]));
+    for (const { id, text } of candidates) {
+      const row = rows.get(id);
+      if (!row || seen.has(id)) continue;
+      const subject = from.subjectOf(row);
+      const match = matchName(query, subject.nameKey, subject.otherNames);
+      // A stale term, or a name that ranks in another tier or at another text, is read there instead.
+      if (!match || !tier(match.tier) || (text !== null && match.text !== text)) continue;
+      seen.add(id);
+      found.push(row);
+      if (found.length >= limit) return true;
+    }
+    return false;
   };
 
   // Tiers 0 and 1: the name index, from the query on, while names start with it.
   let after: Cursor | undefined;
-  scan: for (;;) {
+  for (;;) {
     const rows = await tx.query(from.table, from.nameIndex, { range: { gte: query }, limit: PAGE, ...(after ? { after } : {}) });
-    for (const row of rows) {
-      if (!from.nameKeyOf(row).startsWith(query)) break scan;
-      await consider(from.table.primaryKey(row), (t) => t <= SearchTier.Prefix, null);
-      if (found.length >= limit) return found;
-    }
-    if (rows.length < PAGE) break;
+    const starting = rows.filter((row) => from.nameKeyOf(row).startsWith(query));
+    if (await consider(starting.map((row) => ({ id: from.table.primaryKey(row), text: null })), (t) => t <= SearchTier.Prefix)) return found;
+    if (rows.length < PAGE || starting.length < rows.length) break;
     after = cursorOf(from.table, from.nameIndex, rows[rows.length - 1]!);
   }
 
-  // Tier 2 (words), then tier 3 (suffixes), in term order.
+  // Tier 2 (words), then tier 3 (suffixes), in term order, PAGE hits at a time.
   for (const [tag, tier] of [["w", SearchTier.Word], ["s", SearchTier.Substring]] as const) {
+    let batch: { id: string; text: string }[] = [];
     for await (const hit of termsFrom(tx, from.kind, tag, query)) {
-      await consider(hit.ownerId, (t) => t === tier, hit.term);
-      if (found.length >= limit) return found;
+      batch.push({ id: hit.ownerId, text: hit.term });
+      if (batch.length < PAGE) continue;
+      if (await consider(batch, (t) => t === tier)) return found;
+      batch = [];
     }
+    if (await consider(batch, (t) => t === tier)) return found;
   }
   return found;
 }

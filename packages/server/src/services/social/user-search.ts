@@ -1,5 +1,5 @@
 import { tables, type Tx, type UserRow } from "@playfield/core";
-import { hasBlocked } from "./graph.js";
+import { blockersAmong } from "./graph.js";
 import { indexedCount, rebuildNames, searchNames, type SearchSubject } from "./name-search.js";
 
 /*
@@ -41,11 +41,12 @@ export async function searchUsers(tx: Tx, query: string, limit: number, viewerId
     nameIndex: "byUsername",
     nameKeyOf: (row) => row.usernameKey,
     subjectOf: userSubject,
-    async load(id) {
-      const user = await tx.get(tables.users, id);
-      if (!user || user.deletedAt !== null || user.guest) return null;
-      if (viewerId !== null && viewerId !== id && (await hasBlocked(tx, id, viewerId))) return null;
-      return user;
+    async loadMany(ids) {
+      const users = await tx.getMany(tables.users, ids);
+      const shown = users.filter((user): user is UserRow => user !== undefined && user.deletedAt === null && !user.guest);
+      const others = viewerId === null ? [] : shown.map((user) => user.id).filter((id) => id !== viewerId);
+      const blockers = viewerId === null ? new Set<string>() : await blockersAmong(tx, others, viewerId);
+      return users.map((user) => (user && user.deletedAt === null && !user.guest && !blockers.has(user.id) ? user : null));
     },
   }, query, limit);
 }

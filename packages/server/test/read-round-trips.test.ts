@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { tables, type UserRow } from "@playfield/core";
+import { createMemoryStorage } from "@playfield/server-memory";
+import { newUser, putMember, saveUser } from "@playfield/server";
+import { countingStorage, type CountingStorage } from "./counting-storage.js";
+import { testServer, type TestServer } from "./fixtures.js";
+import { member, type Member } from "./social-fixtures.js";
+
+/*
+ * Reads per call do not grow with the rows a call answers about: on a
+ * database each read is a round trip, so a read in a loop over friends,
+ * members or sessions makes a call n times slower. Each method runs on a
+ * small and a large world and must make the same number of reads, and few.
+ */
+
+/** Reads a call may make, whatever the size of what it lists. */
+const FEW = 12;
+
+interface World {
+  t: TestServer;
+  storage: CountingStorage;
+  viewer: Member;
+}
+
+async function world(): Promise<World> {
+  const storage = countingStorage(createMemoryStorage());
+  const t = await testServer("in-process", { storage });
+  return { t, storage, viewer: await member(t) };
+}
+
+/** `n` accounts written straight to storage, in one transaction. */
+async function crowd(w: World, n: number, name: string): Promise<UserRow[]> {
+  const { deps } = w.t.server;
+  return deps.storage.transact(async (tx) => {
+    const users: UserRow[] = [];
+    for (let i = 0; i < n; i++) {
+      const user = newUser(deps, { username: `${name}_${i}`, displayName: `${name} ${i}`, passwordHash: "x", birthdate: "1990-01-01" });
+      await saveUser(tx, user);
+      users.push(user);
+    }
+    return users;
+  });
+}
+
+/** The reads of everything `call` runs (all its transactions). */
+async function readsOf(w: World, call: () => Promise<unknown>): Promise<number> {
+  w.storage.reset();
+  await call();
+  return w.storage.reads.reduce((sum, n) => sum + n, 0);
+}
+
+describe("reads per call (no read in a loop)", () => {
+  it("should list friends, requests, blocked users and group members in the same few reads for 2 or 200 of them", async () => {
+    const counts = [];
+    for (const n of [2, 200]) {
+      const w = await world();
+      const me = w.viewer.user.userId;
+      const friends = await crowd(w, n, "friend");
+      const others = await crowd(w, n, "other");
+      const group = await w.viewer.client.social.createGroup({ name: `Guild ${n}` });
+      const now = w.t.server.clock.now();
+      await w.t.server.deps.storage.transact(async (tx) => {
+        for (const [i, friend] of friends.entries()) {
+          await tx.put(tables.friendEdges, { id: `${me}:${friend.id}`, userId: me, friendId: friend.id, createdAt: now + i });
+          await tx.put(tables.friendEdges, { id: `${friend.id}:${me}`, userId: friend.id, friendId: me, createdAt: now + i });
+          // Half the friends play, the first one blocked the viewer.
+          if (i % 2 === 1) await putMember(tx, { id: `gs_${i}:${friend.id}`, sessionId: `gs_${i}`, userId: friend.id, experienceId: "exp_x", joinedAt: now, lastHeartbeatAt: now });
+          if (i === 0) await tx.put(tables.blocks, { id: `${friend.id}:${me}`, blockerId: friend.id, blockedId: me, createdAt: now });
+        }
+        for (const [i, other] of others.entries()) {
+          await tx.put(tables.friendRequests, { id: `${other.id}:${me}`, fromId: other.id, toId: me, createdAt: now + i });
+          await tx.put(tables.blocks, { id: `${me}:${other.id}`, blockerId: me, blockedId: other.id, createdAt: now + i });
+          await tx.put(tables.groupMembers, { id: `${group.id}:${other.id}`, groupId: group.id, userId: other.id, rank: 1, joinedAt: now + i });
+        }
+      });
+      const social = w.viewer.client.social;
+      const listed = await social.listFriends({});
+      expect(listed.friends).toHaveLength(n - 1);
+      expect(listed.friends.filter((f) => f.presence === "in_game")).toHaveLength(n / 2);
+      expect((await social.listFriendRequests({})).incoming).toHaveLength(n);
+      expect((await social.listBlocked({})).users).toHaveLength(n);
+      expect((await social.listGroupMembers({ groupId: group.id })).members).toHaveLength(n + 1);
+      counts.push({
+        listFriends: await readsOf(w, () => social.listFriends({})),
+        // Another viewer's list: presence only of the friends they share.
+        listFriendsOfFriend: await readsOf(w, () => social.listFriends({ userId: friends[1]!.id })),
+        listFriendRequests: await readsOf(w, () => social.listFriendRequests({})),
+        listBlocked: await readsOf(w, () => social.listBlocked({})),
+        listGroupMembers: await readsOf(w, () => social.listGroupMembers({ groupId: group.id })),
+        listMyGroups: await readsOf(w, () => social.listMyGroups({})),
+      });
+    }
+    const [small, large] = counts;
+    expect(large).toEqual(small);
+    for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+  });
+});

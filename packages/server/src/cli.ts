@@ -50,16 +50,28 @@ async function main(): Promise<void> {
     });
   if (args.demo) await addDemoContent(server);
   console.log(`Playfield server (${describe(args.storage)}) listening on ${server.url}`);
-  console.log(`  health: ${server.url}/healthz   keys: ${server.url}/.well-known/jwks.json${args.demo ? "   demo: 3 public experiences" : ""}`);
+  console.log(`  health: ${server.url}/healthz   ready: ${server.url}/readyz   keys: ${server.url}/.well-known/jwks.json${args.demo ? "   demo: 3 public experiences" : ""}`);
 
+  let stopping = 0;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      // A second signal while closing stops at once.
-      process.once(signal, () => process.exit(FAILURE_EXIT));
-      void server.close().then(closeStorage).finally(() => process.exit(0));
+    process.on(signal, () => {
+      // A terminal's Ctrl-C arrives more than once (directly, and through npm and the launcher):
+      // only a signal a moment after the first means "stop now".
+      if (stopping !== 0) {
+        if (performance.now() - stopping > REPEAT_SIGNAL_MS) fail(`${signal} again: stopped without waiting`, FAILURE_EXIT);
+        return;
+      }
+      stopping = performance.now();
+      console.log(`${signal}: shutting down (up to ${args.shutdownTimeoutMs / 1000} s for what is under way; ${signal === "SIGINT" ? "Ctrl-C again" : "a second signal"} stops at once)`);
+      void server.close({ timeoutMs: args.shutdownTimeoutMs })
+        .then(closeStorage)
+        .then(() => process.exit(0), (error: unknown) => fail(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`, FAILURE_EXIT));
     });
   }
 }
+
+/** Signals this close to the first are copies of it, not a second request. */
+const REPEAT_SIGNAL_MS = 1000;
 
 /** The storage a choice names, its tables set up. */
 async function openStorage(choice: StorageChoice): Promise<{ storage: Storage; close: () => Promise<void> }> {

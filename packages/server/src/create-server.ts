@@ -2,6 +2,7 @@ import { createDenyListFilter } from "@playfield/core";
 import { createScryptHasher } from "./crypto/create-scrypt-hasher.js";
 import { createTokenSigner } from "./crypto/create-token-signer.js";
 import { hashToken } from "./crypto/random-token.js";
+import { createLifecycle, type ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 import { createStorageBlobStore } from "./ports/blob-store.js";
 import { createSystemClock, type Clock } from "./ports/clock.js";
 import { createRandomIds } from "./ports/ids.js";
@@ -34,6 +35,8 @@ export interface Server {
   deps: ServerDeps;
   /** Back-office actions that are not part of the public API: move payouts, grant credits, the report queue, old datastore values. */
   operator: ServerOperator;
+  /** Readiness (`/readyz`) and shutdown: an adapter calls `drain` when it stops, then waits for `idle`. */
+  lifecycle: ServerLifecycle;
 }
 
 /** Back-office actions on a server. */
@@ -59,14 +62,16 @@ export function createServer(options: ServerOptions): Server {
   const config = resolveConfig(options);
   const clock = options.clock ?? createSystemClock();
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error("playfield: internal error", error));
+  // Services use the storage through the lifecycle, which counts transactions so a shutdown lets them finish.
+  const { lifecycle, storage } = createLifecycle(options.storage, options.readinessChecks);
   const deps: ServerDeps = {
     clock,
-    storage: options.storage,
+    storage,
     signer: options.signer ?? createTokenSigner({ keys: options.keys }),
     hasher: options.hasher ?? createScryptHasher(),
     ids: options.ids ?? createRandomIds(),
     realtime: options.realtime ?? createLocalRealtimeHub(),
-    blobs: options.blobs ?? createStorageBlobStore(options.storage),
+    blobs: options.blobs ?? createStorageBlobStore(storage),
     payments: withProviders(options.payments),
     sessions: resolveSessionSettings(options.sessions),
     chatFilter: options.chatFilter ?? createDenyListFilter(),
@@ -74,7 +79,7 @@ export function createServer(options: ServerOptions): Server {
     hashSecret: hashToken,
     onInternalError,
   };
-  const rawRoutes: RawRoute[] = [serverRoutes(deps), ...serviceRoutes(deps), adminReportsRoute(deps, options.operatorToken)];
+  const rawRoutes: RawRoute[] = [serverRoutes(deps, lifecycle), ...serviceRoutes(deps), adminReportsRoute(deps, options.operatorToken)];
   const rpc = createRpcHandler(deps, createRouter(implementations), onInternalError);
   const cors = createCors(config);
   const handle = withCors(createFetchHandler(rpc, rawRoutes, onInternalError), cors);
@@ -86,5 +91,6 @@ export function createServer(options: ServerOptions): Server {
     clock,
     deps,
     operator: { ...createEconomyOperator(deps), reports: createReportsOperator(deps), datastore: createDatastoreOperator(deps) },
+    lifecycle,
   };
 }

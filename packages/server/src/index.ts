@@ -9,6 +9,8 @@
 
 export { createServer, type Server, type ServerOperator } from "./create-server.js";
 export type { ServerOptions } from "./server-options.js";
+export { READINESS_TIMEOUT_MS, type ReadinessCheck, type ReadinessReport } from "./lifecycle/readiness.js";
+export type { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 export * from "./ports/index.js";
 export { createTokenSigner, type TokenSignerOptions } from "./crypto/create-token-signer.js";
 export { generateSigningKey, type SigningKey } from "./crypto/signing-key.js";

@@ -1,5 +1,6 @@
 import { DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, type ChatFilter, type Clock, type DatastoreLimits, type RateRule, type Storage, type TokenLifetimes } from "@playfield/core";
 import type { SigningKey } from "./crypto/signing-key.js";
+import type { ReadinessCheck } from "./lifecycle/readiness.js";
 import type { BlobStore } from "./ports/blob-store.js";
 import type { IdGenerator } from "./ports/ids.js";
 import type { PasswordHasher } from "./ports/password-hasher.js";
@@ -51,6 +52,8 @@ export interface ServerOptions {
   operatorToken?: string;
   /** Datastore limits; default 300 + 40 × players calls a minute, 500 MB + 1 MB × players seen, 30 days of old values. */
   datastore?: Partial<DatastoreLimits>;
+  /** Dependencies `/readyz` checks besides the storage (which it always checks), such as a Redis connection. Default none. */
+  readinessChecks?: readonly ReadinessCheck[];
   /** Called with every failure that answered `internal`, and every failure of background work (presence announcements, session sweeps, realtime handlers). Default: console.error. */
   onInternalError?: (error: unknown) => void;
 }

@@ -36,10 +36,11 @@ async function stop(child: ChildProcess): Promise<void> {
 
 describe("playfield-server's arguments", () => {
   it("should read PORT and HOST as defaults, and the options over them", () => {
-    expect(parseServerArgs([], {})).toEqual({ help: false, port: 8080, host: "127.0.0.1", webOrigins: [], demo: false, storage: { kind: "memory" } });
+    expect(parseServerArgs([], {})).toEqual({ help: false, port: 8080, host: "127.0.0.1", webOrigins: [], demo: false, storage: { kind: "memory" }, shutdownTimeoutMs: 10_000 });
     expect(parseServerArgs([], { PORT: "9000", HOST: "0.0.0.0" })).toMatchObject({ port: 9000, host: "0.0.0.0" });
+    expect(parseServerArgs(["--shutdown-timeout", "2.5"], {}).shutdownTimeoutMs).toBe(2_500);
     expect(parseServerArgs(["--port", "0", "--web-origin", "https://game.example", "--web-origin", "http://localhost:3000", "--demo"], { PORT: "9000" }))
-      .toEqual({ help: false, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], demo: true, storage: { kind: "memory" } });
+      .toEqual({ help: false, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], demo: true, storage: { kind: "memory" }, shutdownTimeoutMs: 10_000 });
   });
 
   it("should keep the data in memory, a data folder, or on PostgreSQL (the flag over DATABASE_URL)", () => {
@@ -71,6 +72,7 @@ describe("playfield-server's arguments", () => {
     expect(refusal(["--database-url", "mysql://u:secret@h/db"])).toBe('--database-url must be a postgres:// or postgresql:// URL, got "mysql://u:***@h/db"');
     expect(refusal(["--database-schema", "x"])).toMatch(/^--database-schema needs a PostgreSQL server/);
     expect(refusal(["--database-url", "postgres://h/db", "--database-schema", "Bad-Name"])).toMatch(/^--database-schema must be a lowercase SQL name/);
+    expect(refusal(["--shutdown-timeout", "10s"])).toBe('--shutdown-timeout must be a number of seconds from 0 to 3600, got "10s"');
   });
 });
 

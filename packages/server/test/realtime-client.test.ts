@@ -1,4 +1,5 @@
 import { createClient, createRealtime, type GameInviteEvent, type RealtimeState, type SessionMembersEvent } from "@playfield/client";
+import { RealtimeCloseCode } from "@playfield/core";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { startServer } from "@playfield/server-memory";
@@ -54,13 +55,15 @@ describe("createRealtime", () => {
     const realtime = createRealtime(await signedIn(server.url, ada), { url: server.url, WebSocket: WebSocket as never, backoffMs: 20 });
     try {
       const states: RealtimeState[] = [];
-      realtime.onState((s) => states.push(s));
+      const codes: number[] = [];
+      realtime.onState((s, detail) => { states.push(s); if (detail) codes.push(detail.code); });
       const seen: unknown[] = [];
       realtime.on("presence", (e) => seen.push(e.presence));
       await realtime.ready();
-      // The realtime endpoint restarts: every connection drops (1001), then it comes back.
+      // The realtime endpoint restarts (as in a graceful shutdown): every connection closes with 1012, then it comes back.
       await server.realtime.close();
       await expect.poll(() => states.includes("reconnecting")).toBe(true);
+      expect(codes).toEqual([RealtimeCloseCode.ServiceRestart]);
       const again = websocketAdapter(server.http, server.deps);
       try {
         await realtime.ready();

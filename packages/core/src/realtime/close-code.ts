@@ -17,8 +17,8 @@ export const RealtimeCloseCode = {
   TooSlow: 4008,
   /** The client sent frames faster than the connection's frame limit (`maxFrames`). */
   TooManyFrames: 4029,
-  /** The server is shutting down: connect again later. */
-  GoingAway: 1001,
+  /** The server is shutting down or restarting ("Service Restart"): connect again, to another process or to this one once it is back. */
+  ServiceRestart: 1012,
   /** A frame over the size limit (the WebSocket layer's own code). */
   TooBig: 1009,
 } as const;
@@ -34,6 +34,6 @@ export const REALTIME_CLOSE_CODE_DOCS: Readonly<Record<RealtimeCloseCode, { when
   },
   4008: { when: "the client did not read its messages (see *Backpressure*)", client: "connect again" },
   4029: { when: "the client sent frames faster than the connection's frame limit (`maxFrames`, default 100 at once, then 50 a second, any type counted)", client: "slow down, connect again" },
-  1001: { when: "the server is shutting down", client: "connect again" },
+  1012: { when: "the server is shutting down or restarting (graceful shutdown, see configuration.md)", client: "connect again (after the backoff, so a restart's clients do not all come back at once)" },
   1009: { when: "a frame over 64 KiB", client: "fix the client" },
 };

@@ -16,10 +16,14 @@ Options:
                       (default: $DATABASE_URL; without either, the data is in memory)
   --database-schema S the PostgreSQL schema holding the tables (default: public)
   --demo              start with a demo creator and a few public experiences to list and join
+  --shutdown-timeout S  on SIGTERM or Ctrl-C, how long requests, WebSockets and transactions under way
+                      may take to finish before they are cut, in seconds (default: 10)
   -h, --help          print this and exit
 
 Environment: PORT, HOST, DATABASE_URL, and PLAYFIELD_ENV=production for production defaults (no loopback pages,
-the full password hashing cost). Stop it with Ctrl-C or SIGTERM.
+the full password hashing cost). Stop it with Ctrl-C or SIGTERM: it stops accepting connections, answers
+503 on /readyz, lets what is under way finish, closes WebSockets with 1012 and exits 0; a second Ctrl-C
+stops at once.
 `;
 
 /** The command line, parsed and checked. */
@@ -30,6 +34,8 @@ export interface ServerArgs {
   webOrigins: string[];
   demo: boolean;
   storage: StorageChoice;
+  /** How long a graceful shutdown may take, in ms. */
+  shutdownTimeoutMs: number;
 }
 
 /** Where the server keeps its data. */
@@ -45,6 +51,11 @@ export class UsageError extends Error {
 
 function portOf(text: string, from: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 65_535) throw new UsageError(`${from} must be a port from 0 to 65535, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function secondsOf(text: string, from: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text) || Number(text) > 3600) throw new UsageError(`${from} must be a number of seconds from 0 to 3600, got ${JSON.stringify(text)}`);
   return Number(text);
 }
 
@@ -79,6 +90,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
         "data-dir": { type: "string" },
         "database-url": { type: "string" },
         "database-schema": { type: "string" },
+        "shutdown-timeout": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -96,6 +108,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     webOrigins: (values["web-origin"] ?? []).map(originOf),
     demo: values.demo ?? false,
     storage: storageOf(values["data-dir"], values["database-url"], env.DATABASE_URL, values["database-schema"]),
+    shutdownTimeoutMs: values["shutdown-timeout"] !== undefined ? secondsOf(values["shutdown-timeout"], "--shutdown-timeout") * 1000 : 10_000,
   };
 }
 

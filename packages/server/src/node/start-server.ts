@@ -1,8 +1,10 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tables } from "@playfield/core";
 import { createServer, type Server } from "../create-server.js";
 import type { ServerOptions } from "../server-options.js";
 import { sweepSessions } from "../services/session/roster.js";
+import { drainServer, SHUTDOWN_TIMEOUT_MS } from "./drain-server.js";
 import { nodeHttpAdapter } from "./node-http-adapter.js";
 import { websocketAdapter, type WebSocketAdapter, type WebSocketAdapterOptions } from "./websocket-adapter.js";
 
@@ -28,12 +30,20 @@ export type StartedServer<S extends Server = Server> = S & {
   http: HttpServer;
   /** The realtime WebSocket server (`ws://…/realtime`). */
   realtime: WebSocketAdapter;
-  close(): Promise<void>;
+  /**
+   * Shuts down gracefully: `/readyz` answers 503, the port stops accepting,
+   * requests and transactions under way finish, WebSockets close with 1012.
+   * What is still running after `timeoutMs` (default SHUTDOWN_TIMEOUT_MS,
+   * 10 s) is cut, and `onInternalError` told. The storage stays open: it is
+   * the caller's.
+   */
+  close(options?: { timeoutMs?: number }): Promise<void>;
 };
 
 /**
  * Puts a server (from createServer, or createMemoryServer) on a port, with
- * the realtime WebSocket and the session sweep.
+ * the realtime WebSocket and the session sweep. Every table is set up
+ * first (`storage.init(allTables)`), so the first call finds them.
  *
  * @example
  * const started = await listen(createServer({ storage }), { port: 0 });
@@ -41,6 +51,7 @@ export type StartedServer<S extends Server = Server> = S & {
  */
 export async function listen<S extends Server>(server: S, options: ListenOptions = {}): Promise<StartedServer<S>> {
   const { port = 8080, host = "127.0.0.1", websocket, sessionSweepMs = 15_000 } = options;
+  await server.deps.storage.init(tables.allTables);
   const http = createHttpServer(nodeHttpAdapter(server));
   const realtime = websocketAdapter(http, server.deps, websocket);
   http.keepAliveTimeout = 65_000;
@@ -60,13 +71,9 @@ export async function listen<S extends Server>(server: S, options: ListenOptions
     url: `http://${shownHost}:${address.port}`,
     http,
     realtime,
-    async close() {
+    close({ timeoutMs = SHUTDOWN_TIMEOUT_MS } = {}) {
       if (sweeper) clearInterval(sweeper);
-      await realtime.close();
-      await new Promise<void>((resolve, reject) => {
-        http.close((error) => (error ? reject(error) : resolve()));
-        http.closeAllConnections();
-      });
+      return drainServer(http, realtime, server.lifecycle, timeoutMs, (error) => server.deps.onInternalError(error));
     },
   };
 }

@@ -23,8 +23,13 @@ export interface WebSocketAdapterOptions extends RealtimeEndpointOptions {
 export interface WebSocketAdapter {
   /** How many connections are open. */
   readonly size: number;
-  /** Closes every connection (1001) and stops accepting new ones. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and closes every open one with 1012
+   * (`RealtimeCloseCode.ServiceRestart`: the client connects again). A
+   * connection that has not finished closing within `timeoutMs` (default
+   * 1000 ms) is cut.
+   */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -102,12 +107,17 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
 
   return {
     get size() { return live.size; },
-    async close() {
+    async close(timeoutMs = CLOSE_GRACE_MS) {
       clearInterval(pinger);
       http.off("upgrade", onUpgrade);
-      for (const ws of live.keys()) ws.close(RealtimeCloseCode.GoingAway, "server shutting down");
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      for (const ws of live.keys()) ws.close(RealtimeCloseCode.ServiceRestart, "server restarting: connect again");
+      // Resolves once the last connection has closed (ws counts them).
+      const closed = new Promise<void>((resolve) => wss.close(() => resolve()));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([closed, new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
+      clearTimeout(timer);
       for (const ws of live.keys()) ws.terminate();
+      await closed;
     },
   };
 }

@@ -56,6 +56,18 @@ export default defineConfig({
       },
       {
         ...sourceConditions,
+        test: {
+          ...timeouts,
+          name: "realtime-redis",
+          root: `${repo}packages/realtime-redis`,
+          include: ["test/**/*.test.ts", "src/**/*.test.ts"],
+          exclude,
+          // Find out once whether Redis (and, for the two-process suite, PostgreSQL) answers; say once when not, and fail in CI.
+          globalSetup: ["test/redis-setup.ts", "../storage-postgres/test/postgres-setup.ts"],
+        },
+      },
+      {
+        ...sourceConditions,
         test: { ...timeouts, name: "examples", root: `${repo}examples`, include: ["*/test/**/*.test.ts"], exclude },
       },
       {

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
  */
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
-const PACKAGES = ["core", "client", "storage-contract", "server", "server-memory", "storage-postgres"];
+const PACKAGES = ["core", "client", "storage-contract", "server", "server-memory", "storage-postgres", "realtime-redis"];
 const SHIPPED = /^(?:dist|src|bin)\/|^(?:LICENSE|README\.md|package\.json)$/;
 
 interface Packed { name: string; files: { path: string; size: number }[] }

@@ -8,6 +8,7 @@ import { createSystemClock, type Clock } from "./ports/clock.js";
 import { createRandomIds } from "./ports/ids.js";
 import { withProviders } from "./ports/payments/index.js";
 import { createLocalRealtimeHub } from "./ports/realtime-hub.js";
+import { createLocalPresenceDirectory } from "./ports/presence-directory.js";
 import { createCors, withCors, type Cors } from "./routes/cors.js";
 import { createFetchHandler, type FetchHandler, type RawRoute } from "./routes/fetch-handler.js";
 import { serverRoutes } from "./routes/server-routes.js";
@@ -71,6 +72,7 @@ export function createServer(options: ServerOptions): Server {
     hasher: options.hasher ?? createScryptHasher(),
     ids: options.ids ?? createRandomIds(),
     realtime: options.realtime ?? createLocalRealtimeHub(),
+    presence: options.presence ?? createLocalPresenceDirectory(),
     blobs: options.blobs ?? createStorageBlobStore(storage),
     payments: withProviders(options.payments),
     sessions: resolveSessionSettings(options.sessions),

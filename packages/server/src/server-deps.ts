@@ -4,6 +4,7 @@ import type { IdGenerator } from "./ports/ids.js";
 import type { PasswordHasher } from "./ports/password-hasher.js";
 import type { TokenSigner } from "./ports/token-signer.js";
 import type { RealtimeHub } from "./ports/realtime-hub.js";
+import type { PresenceDirectory } from "./ports/presence-directory.js";
 import type { BlobStore } from "./ports/blob-store.js";
 import type { PaymentProvider } from "./ports/payments/payment-provider.js";
 import type { SessionSettings } from "./services/session/settings.js";
@@ -34,6 +35,8 @@ export interface ServerDeps {
   ids: IdGenerator;
   /** Delivery of realtime events to users' connections. */
   realtime: RealtimeHub;
+  /** Which users are connected on any server process (presence). */
+  presence: PresenceDirectory;
   /** Uploaded blobs' bytes, by SHA-256. */
   blobs: BlobStore;
   /** Payment methods, configured or not, in the order ListCreditPacks lists them. */

@@ -6,6 +6,7 @@ import type { IdGenerator } from "./ports/ids.js";
 import type { PasswordHasher } from "./ports/password-hasher.js";
 import type { PaymentProvider } from "./ports/payments/index.js";
 import type { RealtimeHub } from "./ports/realtime-hub.js";
+import type { PresenceDirectory } from "./ports/presence-directory.js";
 import type { TokenSigner } from "./ports/token-signer.js";
 import type { ServerConfig } from "./server-deps.js";
 import { resolveChatRate } from "./services/chat/rate.js";
@@ -31,6 +32,8 @@ export interface ServerOptions {
   ids?: IdGenerator;
   /** Default: the in-process hub. */
   realtime?: RealtimeHub;
+  /** Which users are connected on any process. Default: this process only; several processes share one (@playfield/realtime-redis). */
+  presence?: PresenceDirectory;
   /** Where uploaded blobs' bytes live. Default: the storage's `blob_bytes` table, so every server on one storage serves them and they last as long as it does. */
   blobs?: BlobStore;
   /** Payment providers; each replaces the default of its id (only `sandbox` is configured by default, outside production). */

@@ -8,6 +8,7 @@ export { createSystemClock, type Clock } from "./clock.js";
 export { createMovableClock, type MovableClock } from "./movable-clock.js";
 export { createMemoryBlobStore, createStorageBlobStore, type BlobStore } from "./blob-store.js";
 export { createLocalPubSub, type RealtimePubSub, type TopicListener } from "./pubsub.js";
+export { createLocalPresenceDirectory, type PresenceDirectory, type PresenceListener } from "./presence-directory.js";
 export { createLocalRealtimeHub, createRealtimeHub, type RealtimeConnection, type RealtimeEvent, type RealtimeHub, type RealtimeHubOptions } from "./realtime-hub.js";
 export { defaultPaymentProviders, CHECKOUT_PATH, type PaymentProvider } from "./payments/index.js";
 export { createUnconfiguredProvider } from "./payments/unconfigured-provider.js";

@@ -25,7 +25,13 @@ export interface RealtimeHub {
   publish(userId: string, event: RealtimeEvent): void;
   /** Delivers one event to every live connection of each user, serialized once. */
   publishMany(userIds: Iterable<string>, event: RealtimeEvent): void;
-  /** Whether the user has at least one live connection (on this process). */
+  /**
+   * Delivers one event to the connections of each user on this process
+   * only, not through the pub/sub: for events every process works out for
+   * its own connections (presence), which would arrive twice otherwise.
+   */
+  publishHere(userIds: Iterable<string>, event: RealtimeEvent): void;
+  /** Whether the user has at least one live connection on this process (`PresenceDirectory` knows of every process). */
   isOnline(userId: string): boolean;
   /** Registers a connection; the returned function removes it. */
   attach(connection: RealtimeConnection): () => void;
@@ -65,6 +71,10 @@ export function createRealtimeHub(options: RealtimeHubOptions = {}): RealtimeHub
     publishMany(userIds, event) {
       const payload = JSON.stringify(event);
       for (const userId of new Set(userIds)) pubsub.publish(topicOf(userId), payload);
+    },
+    publishHere(userIds, event) {
+      const payload = JSON.stringify(event);
+      for (const userId of new Set(userIds)) deliver(userId, payload);
     },
     isOnline: (userId) => (byUser.get(userId)?.connections.size ?? 0) > 0,
     attach(connection) {

@@ -15,6 +15,9 @@ import { friendIds } from "../social/graph.js";
  * `offline`), so an event is sent only on a change, and a former friend's
  * last word is `offline`. Work runs one job at a time, after the caller's
  * transaction committed, so events go out in the order of the changes.
+ * With several server processes, each feed tells only its own connected
+ * viewers (`publishHere`), and the presence directory carries the word of
+ * every change to the other processes' feeds, which read the same facts.
  */
 
 /** The presence events of one server. */
@@ -52,6 +55,8 @@ export function createPresenceFeed(deps: ServerDeps): PresenceFeed {
     tail = run;
     return run;
   };
+  /** Waits for a directory update; a failed one is reported, and this process's viewers are still told. */
+  const reported = (update: Promise<void>) => update.catch((error: unknown) => { deps.onInternalError(error); });
 
   function remember(viewer: string, subject: string, presence: Presence): void {
     const mine = told.get(viewer);
@@ -84,23 +89,35 @@ export function createPresenceFeed(deps: ServerDeps): PresenceFeed {
     const changes = presenceChanges({ current, friends, viewers, told: (viewer) => told.get(viewer)?.get(subject) ?? OFFLINE });
     for (const change of changes) {
       for (const viewer of change.to) remember(viewer, subject, change.presence);
-      deps.realtime.publishMany(change.to, presenceEvent(subject, change.presence));
+      deps.realtime.publishHere(change.to, presenceEvent(subject, change.presence));
     }
   }
+
+  /** Reads these users' facts and tells this process's viewers. */
+  function reannounce(subjects: string[]): Promise<void> {
+    return enqueue(async () => {
+      const facts = await deps.storage.transact((tx) => Promise.all(subjects.map((subject) => readFacts(tx, subject))));
+      for (const fact of facts) announce(fact);
+    });
+  }
+
+  // Changes made on other processes, and users gone with a process that stopped.
+  deps.presence.onChanged((userIds) => { void reannounce([...new Set(userIds)]); });
 
   return {
     changed(userIds) {
       const subjects = [...new Set(userIds)];
-      return enqueue(async () => {
-        const facts = await deps.storage.transact((tx) => Promise.all(subjects.map((subject) => readFacts(tx, subject))));
-        for (const fact of facts) announce(fact);
-      });
+      deps.presence.broadcast(subjects);
+      return reannounce(subjects);
     },
 
     opened(userId, send) {
       connections.set(userId, (connections.get(userId) ?? 0) + 1);
+      const registered = reported(deps.presence.connected(userId));
       return enqueue(async () => {
+        await registered;
         if (!connections.has(userId)) return;
+        deps.presence.broadcast([userId]);
         const first = !told.has(userId);
         const { mine, friends } = await deps.storage.transact(async (tx) => {
           const mine = await readFacts(tx, userId);
@@ -121,8 +138,11 @@ export function createPresenceFeed(deps: ServerDeps): PresenceFeed {
       const left = (connections.get(userId) ?? 0) - 1;
       if (left > 0) connections.set(userId, left);
       else connections.delete(userId);
+      const unregistered = reported(deps.presence.disconnected(userId));
       return enqueue(async () => {
+        await unregistered;
         if (connections.has(userId)) return;
+        deps.presence.broadcast([userId]);
         forget(userId);
         const facts = await deps.storage.transact((tx) => readFacts(tx, userId));
         announce(facts);

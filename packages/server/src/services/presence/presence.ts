@@ -26,12 +26,13 @@ export async function presencesOf(tx: Tx, deps: ServerDeps, users: readonly User
   const shown = users.filter((user, i) => visible[i] && user.settings.showOnlineStatus);
   const where = new Map(shown.map((user, i) => [user.id, i]));
   const rows = await tx.getMany(tables.playing, shown.map((user) => user.id));
+  const online = await deps.presence.onlineAmong(shown.filter((_, i) => !rows[i]).map((user) => user.id));
   return users.map((user) => {
     const at = where.get(user.id);
     if (at === undefined) return OFFLINE;
     const row = rows[at];
     if (row) return { presence: "in_game", experienceId: row.experienceId };
-    return deps.realtime.isOnline(user.id) ? { presence: "online", experienceId: "" } : OFFLINE;
+    return online.has(user.id) ? { presence: "online", experienceId: "" } : OFFLINE;
   });
 }
 

@@ -63,7 +63,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts", "src/**/*.test.ts"],
           exclude,
           // Find out once whether Redis (and, for the two-process suite, PostgreSQL) answers; say once when not, and fail in CI.
-          globalSetup: ["test/redis-setup.ts", "../storage-postgres/test/postgres-setup.ts"],
+          globalSetup: ["test/redis-setup.ts", `${repo}packages/storage-postgres/test/postgres-setup.ts`],
         },
       },
       {

@@ -65,7 +65,7 @@ export type {
   GameSessionRow, SessionMemberRow, PlayingRow, PlayRow,
   FriendEdgeRow, BlockRow,
   FriendRequestRow, FollowRow, ProfileRow, GroupRow, GroupMemberRow, SearchTermRow, SearchSourceRow, SearchSegmentRow, NameSegment, AvatarRow, ReportRow,
-  DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastorePlayerRow,
+  DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastoreUsageShardRow, DatastorePlayerRow,
 } from "./storage/tables/index.js";
 export type { ChatMessageRow, ChatConversationRow, ChatReadRow } from "./storage/tables/index.js";
 export type { ExperienceVoteRow, ExperienceFavoriteRow, ExperienceTesterRow, ExperienceTermRow, ContentUploadRow, ContentBlobRow } from "./storage/tables/index.js";

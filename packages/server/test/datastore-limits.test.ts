@@ -84,6 +84,33 @@ describe.each(TRANSPORTS)("DatastoreService limits (%s)", (kind) => {
     });
   });
 
+  describe("usage in shards", () => {
+    it("should count every player's calls and bytes in one budget and one cap, and carry over the usage row of earlier versions", async () => {
+      await using t = await testServer(kind, { datastore: { requestsPerMinute: 20, requestsPerPlayer: 0, storedBytes: 200, storedBytesPerPlayer: 0 } });
+      freezeAtMinute(t);
+      const game = await seedGame(t, { count: 6 });
+      const ds = game.client.datastore;
+      // The one row an earlier version kept: 4 calls this minute, 150 bytes stored, 2 players seen.
+      await t.server.deps.storage.transact((tx) => tx.put(tables.datastoreUsage, {
+        experienceId: game.experienceId, windowStart: Date.UTC(2026, 5, 1, 12, 0, 0), requests: 4, storedBytes: 150, playersSeen: 2,
+      }));
+      // Six players write 5 bytes each ("k" + "1234"): 180 bytes, under the cap of 200.
+      for (const p of game.players) expect((await ds.set({ key: "k", value: "1234" }, as(p))).ok).toBe(true);
+      // Their shards and the old row add up: 185 would fit, 201 would not.
+      await expectError(ds.set({ key: "kk", value: JSON.stringify("x".repeat(17)) }, as(game.players[0]!)), Code.ResourceExhausted, /stores 180 of its 200 bytes; the write needs 21 more/);
+      // A player may free bytes another player's call stored.
+      expect((await ds.delete({ key: "k", userId: game.players[1]!.user.userId }, as(game.players[1]!))).found).toBe(true);
+      expect((await ds.set({ key: "kk", value: JSON.stringify("x".repeat(15)) }, as(game.players[0]!))).ok).toBe(true);
+      // 4 old calls + 6 + 1 refused (not counted) + 1 + 1 = 12 so far; 8 more fit, whoever makes them.
+      for (let i = 0; i < 8; i++) await ds.get({ key: "k" }, as(game.players[i % 6]!));
+      await expectError(ds.get({ key: "k" }, as(game.players[5]!)), Code.ResourceExhausted, /used its 20 calls for this minute/);
+      const shards = await t.server.deps.storage.transact((tx) => tx.query(tables.datastoreUsageShards, "byExperience", { equals: [game.experienceId] }));
+      expect(shards.length).toBeGreaterThan(1);
+      expect(shards.reduce((sum, row) => sum + row.requests, 0)).toBe(16);
+      expect(shards.reduce((sum, row) => sum + row.playersSeen, 0)).toBe(6);
+    });
+  });
+
   describe("old values", () => {
     it("should keep overwritten and deleted values for 30 days, newest first, then purge them", async () => {
       await using t = await testServer(kind);

@@ -4,8 +4,9 @@ import { defineTable } from "../port.js";
  * DatastoreService's tables: the live entries of every experience's key-value
  * stores, the old values kept for the retention period, the ordered stores
  * (leaderboards), and each experience's usage (request budget, stored bytes,
- * players seen). Ids join their parts as a JSON array, so no part can run
- * into the next one whatever characters a key holds.
+ * players seen), kept in shards summed on read. Ids join their parts as a
+ * JSON array, so no part can run into the next one whatever characters a
+ * key holds.
  */
 
 /** The two scopes of an entry. */
@@ -97,7 +98,11 @@ export const orderedEntries = defineTable<OrderedEntryRow>()({
   },
 });
 
-/** An experience's datastore usage: the current minute's request count and the bytes it stores. */
+/**
+ * An experience's datastore usage as versions before the sharded usage kept
+ * it, in one row that every call wrote: read (summed with the shards below,
+ * so stored bytes and players seen carry over), never written.
+ */
 export interface DatastoreUsageRow {
   experienceId: string;
   /** Start of the current one-minute window (ms, aligned to the minute). */
@@ -114,6 +119,41 @@ export const datastoreUsage = defineTable<DatastoreUsageRow>()({
   name: "datastore_usage",
   primaryKey: (row) => row.experienceId,
   indexes: {},
+});
+
+/**
+ * One shard of an experience's datastore usage. A call counts in the shard of
+ * its player (`shardOf(userId, …)`), so concurrent calls of different players
+ * rarely write the same row; the experience's usage is the sum over its
+ * shards (and its `datastore_usage` row, if an earlier version left one).
+ * A shard's `storedBytes` may be negative: a player may delete what another
+ * player's call stored; only the sum is the experience's stored bytes.
+ */
+export interface DatastoreUsageShardRow {
+  /** `datastoreUsageShardId(experienceId, shard)` */
+  id: string;
+  experienceId: string;
+  shard: number;
+  /** Start of the minute `requests` counts (ms, aligned to the minute). */
+  windowStart: number;
+  /** Calls of this shard's players answered in that minute. */
+  requests: number;
+  /** Change of the experience's stored bytes made by this shard's calls. */
+  storedBytes: number;
+  /** Players of this shard seen by the experience's datastore. */
+  playersSeen: number;
+}
+
+export function datastoreUsageShardId(experienceId: string, shard: number): string {
+  return JSON.stringify([experienceId, shard]);
+}
+
+export const datastoreUsageShards = defineTable<DatastoreUsageShardRow>()({
+  name: "datastore_usage_shards",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byExperience: { key: (row) => [row.experienceId, row.shard] },
+  },
 });
 
 /** A player seen by an experience's datastore (each raises the stored-bytes cap once). */

@@ -8,14 +8,15 @@ import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { requireLiveMember, requireWrite } from "./authority.js";
 import { checkValueSize, deleteEntry, resolveEntry, resolveScope, writeEntry } from "./entries.js";
-import { admitCall, chargeBytes, saveUsage, type CallUsage } from "./usage.js";
+import { admitCall, chargeBytes, saveUsage, usageElsewhere, type CallUsage } from "./usage.js";
 
 /*
  * DatastoreService: a key-value store per experience, ordered stores
  * (leaderboards) and the player's data export. Every game-token call runs in
  * one transaction: the budget check and count, the permission check, the
  * read and the write, so a refused call writes nothing and no two writers
- * ever see the same version.
+ * ever see the same version. (Only the usage of the experience's other
+ * players is read before it: usage.ts says why.)
  */
 
 const LIST_KEYS_DEFAULT = 100;
@@ -28,12 +29,17 @@ function gameCaller(ctx: HandlerContext): GameCaller {
   return ctx.caller;
 }
 
-/** Runs one datastore call: admitted against the experience's budget, then `fn`, all in one transaction. */
-function datastoreCall<T>(ctx: HandlerContext, fn: (tx: Tx, caller: GameCaller, usage: CallUsage) => Promise<T>): Promise<T> {
+/**
+ * Runs one datastore call: admitted against the experience's budget, then
+ * `fn`, all in one transaction (after a read-only one that sums the usage of
+ * the experience's other players: usage.ts).
+ */
+async function datastoreCall<T>(ctx: HandlerContext, fn: (tx: Tx, caller: GameCaller, usage: CallUsage) => Promise<T>): Promise<T> {
   const caller = gameCaller(ctx);
+  const elsewhere = await usageElsewhere(ctx.deps.storage, ctx.deps.clock.now(), caller);
   return ctx.deps.storage.transact(async (tx) => {
     await requireLiveMember(tx, ctx.deps, caller);
-    const usage = await admitCall(tx, ctx.deps, caller);
+    const usage = await admitCall(tx, ctx.deps, caller, elsewhere);
     const answer = await fn(tx, caller, usage);
     await saveUsage(tx, usage);
     return answer;

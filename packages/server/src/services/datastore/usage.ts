@@ -1,6 +1,6 @@
 import {
-  BUDGET_WINDOW_MS, budgetWindowStart, fail, fitsStoredBytes, requestBudget, storedBytesCap, tables,
-  type DatastoreUsageRow, type Tx,
+  BUDGET_WINDOW_MS, budgetWindowStart, fail, fitsStoredBytes, requestBudget, shardOf, storedBytesCap, tables,
+  type DatastoreUsageShardRow, type Storage, type Tx,
 } from "@playfield/core";
 import type { GameCaller } from "../../rpc/caller.js";
 import type { ServerDeps } from "../../server-deps.js";
@@ -9,37 +9,84 @@ import type { ServerDeps } from "../../server-deps.js";
  * The per-experience datastore limits (DESIGN.md): every call counts against
  * the experience's budget for the current minute (300 + 40 × players in its
  * sessions by default), and writes against its stored-bytes cap (500 MB +
- * 1 MB × players ever seen). Both are read and changed inside the call's own
- * transaction, so a refused call writes nothing and two calls never both take
- * the last unit of budget.
+ * 1 MB × players ever seen).
+ *
+ * Every call would write one usage row per experience, so the usage is kept
+ * in shards (docs/datastore.md, "Limits per experience"; docs/storage.md,
+ * "Hot rows"): a call counts in its player's shard only, read and written in
+ * the call's own transaction, so a refused call writes nothing and the
+ * player's own calls never race. The other shards are read just before, in
+ * a read-only transaction of their own: reading them inside the call's
+ * transaction would make every pair of concurrent calls conflict again.
+ * Calls of other players that run at the same moment are therefore not
+ * counted against each other: under concurrency an experience can go over
+ * its budget or its cap by what those calls add (at most one call, or one
+ * value of 4 MB, per call in flight). One call at a time, both are exact.
  */
+
+/** Shards of an experience's usage. */
+const USAGE_SHARDS = 16;
+
+/** The experience's usage outside the caller's shard, read before the call's transaction. */
+export interface UsageElsewhere {
+  /** Calls counted in the current window. */
+  requests: number;
+  storedBytes: number;
+  playersSeen: number;
+}
 
 /** An experience's usage for one call: read and counted by `admitCall`, changed by `chargeBytes`, saved by `saveUsage`. */
 export interface CallUsage {
-  row: DatastoreUsageRow;
+  /** The caller's shard, as the call leaves it. */
+  row: DatastoreUsageShardRow;
+  elsewhere: UsageElsewhere;
   /** The stored-bytes cap now. */
   cap: number;
+}
+
+/** Sums the experience's usage outside the caller's shard (the usage row of earlier versions included), in a read-only transaction of its own. */
+export function usageElsewhere(storage: Storage, now: number, caller: GameCaller): Promise<UsageElsewhere> {
+  const windowStart = budgetWindowStart(now);
+  const shard = shardOf(caller.userId, USAGE_SHARDS);
+  return storage.transact(async (tx) => {
+    const [shards, legacy] = await Promise.all([
+      tx.query(tables.datastoreUsageShards, "byExperience", { equals: [caller.experienceId] }),
+      tx.get(tables.datastoreUsage, caller.experienceId),
+    ]);
+    const sum: UsageElsewhere = { requests: 0, storedBytes: 0, playersSeen: 0 };
+    for (const row of legacy ? [...shards, legacy] : shards) {
+      if ("shard" in row && row.shard === shard) continue;
+      if (row.windowStart === windowStart) sum.requests += row.requests;
+      sum.storedBytes += row.storedBytes;
+      sum.playersSeen += row.playersSeen;
+    }
+    return sum;
+  }, { readOnly: true });
 }
 
 /**
  * Counts one call against its experience's budget for this minute, or
  * refuses it with `resource_exhausted`. Also records the player as seen by
- * the experience (each raises the stored-bytes cap once). Inside a
- * transaction; the count is saved with `saveUsage` when the call is done.
+ * the experience (each raises the stored-bytes cap once). Inside the call's
+ * transaction, with `elsewhere` read just before it; the count is saved with
+ * `saveUsage` when the call is done.
  */
-export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller): Promise<CallUsage> {
+export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller, elsewhere: UsageElsewhere): Promise<CallUsage> {
   const limits = deps.config.datastore;
   const now = deps.clock.now();
   const windowStart = budgetWindowStart(now);
-  const stored = await tx.get(tables.datastoreUsage, caller.experienceId);
-  const row: DatastoreUsageRow = stored
+  const shard = shardOf(caller.userId, USAGE_SHARDS);
+  const id = tables.datastoreUsageShardId(caller.experienceId, shard);
+  const stored = await tx.get(tables.datastoreUsageShards, id);
+  const row: DatastoreUsageShardRow = stored
     ? { ...stored, ...(stored.windowStart === windowStart ? {} : { windowStart, requests: 0 }) }
-    : { experienceId: caller.experienceId, windowStart, requests: 0, storedBytes: 0, playersSeen: 0 };
+    : { id, experienceId: caller.experienceId, shard, windowStart, requests: 0, storedBytes: 0, playersSeen: 0 };
+  const requests = elsewhere.requests + row.requests;
   // Players only ever add to the base: count them only once the base is used up.
-  if (row.requests >= limits.requestsPerMinute) {
+  if (requests >= limits.requestsPerMinute) {
     const players = await tx.count(tables.sessionMembers, "byExperience", { equals: [caller.experienceId] });
     const budget = requestBudget(limits, players);
-    if (row.requests >= budget) {
+    if (requests >= budget) {
       const seconds = Math.max(1, Math.ceil((windowStart + BUDGET_WINDOW_MS - now) / 1000));
       throw fail.exhausted(`datastore: this experience used its ${budget} calls for this minute; try again in ${seconds} s`);
     }
@@ -50,7 +97,7 @@ export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller): P
     await tx.put(tables.datastorePlayers, { id: seenId, experienceId: caller.experienceId, userId: caller.userId, firstSeenAt: now });
     row.playersSeen += 1;
   }
-  return { row, cap: storedBytesCap(limits, row.playersSeen) };
+  return { row, elsewhere, cap: storedBytesCap(limits, elsewhere.playersSeen + row.playersSeen) };
 }
 
 /**
@@ -59,13 +106,14 @@ export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller): P
  * passes). Call before writing anything else of the change.
  */
 export function chargeBytes(usage: CallUsage, delta: number): void {
-  if (!fitsStoredBytes(usage.row.storedBytes, delta, usage.cap)) {
-    throw fail.exhausted(`datastore: this experience stores ${usage.row.storedBytes} of its ${usage.cap} bytes; the write needs ${delta} more`);
+  const stored = usage.elsewhere.storedBytes + usage.row.storedBytes;
+  if (!fitsStoredBytes(stored, delta, usage.cap)) {
+    throw fail.exhausted(`datastore: this experience stores ${stored} of its ${usage.cap} bytes; the write needs ${delta} more`);
   }
   usage.row.storedBytes += delta;
 }
 
-/** Saves the call's count and stored bytes. Inside the call's transaction, last. */
+/** Saves the call's count and stored bytes in the caller's shard. Inside the call's transaction, last. */
 export async function saveUsage(tx: Tx, usage: CallUsage): Promise<void> {
-  await tx.put(tables.datastoreUsage, usage.row);
+  await tx.put(tables.datastoreUsageShards, usage.row);
 }

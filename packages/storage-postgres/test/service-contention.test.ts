@@ -1,0 +1,132 @@
+/*
+ * The services on PostgreSQL with many players at once (docs/storage.md,
+ * "Hot rows"): 16 players buy the same item of one experience at the same
+ * moment, and 16 players of one experience Set datastore values at once.
+ * Every call succeeds, money is conserved (every wallet equals its ledger,
+ * and what buyers paid is what sellers and the platform got), and no
+ * transaction runs more than a few times. Skipped (said once by the global
+ * setup) when PostgreSQL does not answer; CI fails instead.
+ */
+import { createClient, createMemoryTokenStore } from "@playfield/client";
+import { tables, type Storage } from "@playfield/core";
+import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPostgresStorage, type SqlStorage } from "../src/index.js";
+import { dropSchema, freshSchema } from "./postgres-schema.js";
+
+const url = inject("postgresUrl");
+const PLAYERS = 16;
+/** Runs of one transaction allowed here: conflicts may happen, but no call may keep losing. */
+const MAX_RUNS = 6;
+
+/** The storage, counting how many times each transaction's function runs (the adapter runs it again after a conflict). */
+function countingRuns(inner: Storage): Storage & { runs: number[] } {
+  const runs: number[] = [];
+  return {
+    ...inner,
+    runs,
+    async transact(fn, options) {
+      let times = 0;
+      try {
+        return await inner.transact((tx) => {
+          times++;
+          return fn(tx);
+        }, options);
+      } finally {
+        runs.push(times);
+      }
+    },
+  };
+}
+
+describe.skipIf(url === null)("services on PostgreSQL, many players at once", () => {
+  const schema = freshSchema("hot");
+  let sql: SqlStorage;
+  let storage: ReturnType<typeof countingRuns>;
+  let server: MemoryServer;
+  beforeAll(async () => {
+    sql = createPostgresStorage({ url: url!, schema });
+    await sql.init(tables.allTables);
+    storage = countingRuns(sql);
+    server = createMemoryServer({ storage });
+  });
+  afterAll(async () => {
+    await sql.close();
+    await dropSchema(url!, schema);
+  });
+
+  const clientOf = (accessToken: string) => createClient({
+    baseUrl: "http://playfield.test", fetch: server.fetch, tokenStore: createMemoryTokenStore({ accessToken, refreshToken: "", expiresAt: 0 }),
+  });
+
+  async function experienceOf(creatorId: string): Promise<string> {
+    const id = server.deps.ids.id("exp");
+    const now = server.clock.now();
+    await storage.transact((tx) => tx.put(tables.experiences, {
+      id, creatorId, title: "Busy world", description: "", genre: "", thumbnailUrl: "", visibility: "public", hostingTier: "edge",
+      maxPlayers: 50, startPlaceId: "plc_1", liveVersionId: null, createdAt: now, updatedAt: now, visits: 0, favorites: 0, upVotes: 0, downVotes: 0,
+    }));
+    return id;
+  }
+
+  it("should let 16 players buy the same item of one experience at once, all succeeding, with money conserved", async () => {
+    const creator = await server.seed.user();
+    const experienceId = await experienceOf(creator.userId);
+    const item = await clientOf(creator.accessToken).economy.createItem({ kind: "developer_product", name: "Gems", description: "", price: 10, experienceId });
+    const buyers = await Promise.all(Array.from({ length: PLAYERS }, () => server.seed.user()));
+    for (const buyer of buyers) await server.operator.wallets.grant(buyer.userId, 100);
+    storage.runs.length = 0;
+    const bought = await Promise.all(buyers.map((buyer, i) => clientOf(buyer.accessToken).economy.buyItem({
+      itemId: item.id, expectedPrice: 10, requestId: `buy-${i}`, soldInExperienceId: experienceId,
+    })));
+    expect(bought.map((b) => b.wallet.total)).toEqual(buyers.map(() => 90));
+    expect(Math.max(...storage.runs)).toBeLessThanOrEqual(MAX_RUNS);
+
+    const everyone = [creator, ...buyers].map((u) => u.userId);
+    const [wallets, orders] = await storage.transact(async (tx) => [
+      await tx.getMany(tables.wallets, everyone),
+      await tx.query(tables.orders, "byItemExperience", { equals: [experienceId] }),
+    ] as const);
+    expect(orders).toHaveLength(PLAYERS);
+    // Every bucket of every wallet is the sum of its ledger rows.
+    for (const [i, userId] of everyone.entries()) {
+      const rows = await storage.transact((tx) => tx.query(tables.ledger, "byUser", { equals: [userId] }));
+      const sum = (bucket: "purchased" | "earned" | "pending") => rows.reduce((total, row) => total + row[bucket], 0);
+      expect({ purchased: wallets[i]!.purchased, earned: wallets[i]!.earned, pending: wallets[i]!.pending }).toEqual({ purchased: sum("purchased"), earned: sum("earned"), pending: sum("pending") });
+    }
+    // What the buyers paid is what the creator holds plus the platform's fees: nothing made or lost.
+    const paid = PLAYERS * 10;
+    const fees = orders.reduce((total, order) => total + order.fee, 0);
+    const creatorWallet = wallets[0]!;
+    expect(creatorWallet.purchased + creatorWallet.earned + creatorWallet.pending + fees).toBe(paid);
+    expect(creatorWallet.pending).toBe(orders.reduce((total, order) => total + order.creatorShare + order.experienceShare, 0));
+    const overview = await clientOf(creator.accessToken).creator.getOverview({});
+    expect(overview.sales7d).toBe(PLAYERS);
+    expect((await clientOf(creator.accessToken).economy.getItem({ itemId: item.id })).sales).toBe(PLAYERS);
+  });
+
+  it("should let 16 players of one experience Set datastore values at once, all succeeding, with the usage counted exactly", async () => {
+    const creator = await server.seed.user();
+    const experienceId = await experienceOf(creator.userId);
+    const sessionId = server.deps.ids.id("gs");
+    const players = await Promise.all(Array.from({ length: PLAYERS }, () => server.seed.user()));
+    const tokens = await Promise.all(players.map((p) => server.seed.gameToken(p, { sessionId, experienceId })));
+    const client = createClient({ baseUrl: "http://playfield.test", fetch: server.fetch });
+    storage.runs.length = 0;
+    const set = await Promise.all(tokens.map((token, i) => client.datastore.set({ key: "save", value: JSON.stringify({ level: i }) }, { token })));
+    expect(set.every((answer) => answer.ok && answer.version === 1)).toBe(true);
+    expect(Math.max(...storage.runs)).toBeLessThanOrEqual(MAX_RUNS);
+    // Again, now that every player's rows exist: each Set also keeps the value it replaces.
+    storage.runs.length = 0;
+    const again = await Promise.all(tokens.map((token, i) => client.datastore.set({ key: "save", value: JSON.stringify({ level: i }) }, { token })));
+    expect(again.every((answer) => answer.ok && answer.version === 2)).toBe(true);
+    expect(Math.max(...storage.runs)).toBeLessThanOrEqual(MAX_RUNS);
+    const got = await Promise.all(tokens.map((token) => client.datastore.get({ key: "save" }, { token })));
+    expect(got.map((answer) => JSON.parse(answer.value))).toEqual(players.map((_, i) => ({ level: i })));
+    const shards = await storage.transact((tx) => tx.query(tables.datastoreUsageShards, "byExperience", { equals: [experienceId] }));
+    const bytes = set.reduce((total, _, i) => total + "save".length + JSON.stringify({ level: i }).length, 0);
+    expect(shards.reduce((total, row) => total + row.requests, 0)).toBe(3 * PLAYERS);
+    expect(shards.reduce((total, row) => total + row.storedBytes, 0)).toBe(bytes);
+    expect(shards.reduce((total, row) => total + row.playersSeen, 0)).toBe(PLAYERS);
+  });
+});

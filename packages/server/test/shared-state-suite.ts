@@ -111,6 +111,17 @@ export function sharedStateSuite(name: string, open: () => Promise<SharedStorage
       }
     });
 
+    it("should count a user's uploads through both: 50 + 50 reach the limit of 100 a day", async () => {
+      await using w = await world(open);
+      const [a, b] = w.servers;
+      const ada = await player(a);
+      const onB = b.client();
+      await onB.auth.setTokens({ accessToken: ada.accessToken, refreshToken: ada.refreshToken });
+      const upload = { data: Buffer.from("{}").toString("base64"), contentType: "application/json" };
+      for (let i = 0; i < 50; i++) await Promise.all([ada.client.catalog.uploadContent(upload), onB.catalog.uploadContent(upload)]);
+      for (const c of [ada.client, onB]) await expectError(c.catalog.uploadContent(upload), Code.ResourceExhausted, /at most 100 uploads per day/);
+    });
+
     it("should refuse, on the other server's next call, a token signed out through one", async () => {
       await using w = await world(open);
       const [a, b] = w.servers;

@@ -8,6 +8,7 @@ import { createMethodRates } from "./method-rates.js";
 import { createScriptApiCall } from "./script-api-host.js";
 import type { MethodImplementations } from "./script-api-host.js";
 import { scriptApiSource } from "./script-api-source.js";
+import { scriptApiSourcePy } from "./script-api-source-py.js";
 
 /** Options of {@link createGameKinds}. */
 export interface GameKindsOptions {
@@ -53,11 +54,14 @@ export function createGameKinds(options: GameKindsOptions): GameKindsWithWorld {
     declarations,
     world,
     validate: (config) => validateGrants(declarations, config),
-    sandboxApi({ name, principal }, config) {
+    sandboxApi({ name, principal, language = "js" }, config) {
       const view = viewFor(declarations, config, principal);
       // A player's calls count together across all their scripts, so renaming a script does not reset its rates.
       const rateKey = principal === "creator" ? `script ${name}` : `player ${principal.player}`;
-      return { source: scriptApiSource(view), call: createScriptApiCall({ world, view, script: name, rateKey, methods, rates }) };
+      return {
+        source: language === "py" ? scriptApiSourcePy(view) : scriptApiSource(view),
+        call: createScriptApiCall({ world, view, script: name, rateKey, methods, rates, language }),
+      };
     },
     tick(tick, _simMs, dtMs) {
       options.step?.(world, dtMs, tick);

@@ -1,3 +1,4 @@
+import type { ScriptLanguage } from "../commands/command-args.js";
 import type { ResolvedScriptConfig } from "../config/script-config.js";
 import type { SandboxApi } from "../engine/sandbox.js";
 import type { Principal } from "../policy/principal.js";
@@ -13,8 +14,8 @@ export interface GameKinds {
   readonly declarations: KindsDeclaration;
   /** Problems of the configuration against the kinds (logged as manifest problems). */
   validate(config: ResolvedScriptConfig): string[];
-  /** The in-script API of one script, narrowed to what its principal may see. */
-  sandboxApi(script: { name: string; principal: Principal }, config: ResolvedScriptConfig): SandboxApi;
+  /** The in-script API of one script, narrowed to what its principal may see, in the script's language (default `js`). */
+  sandboxApi(script: { name: string; principal: Principal; language?: ScriptLanguage }, config: ResolvedScriptConfig): SandboxApi;
   /** Advances the world one fixed tick, before the scripts run. */
   tick(tick: number, simMs: number, dtMs: number): void;
 }

@@ -1,4 +1,6 @@
-import type { KindView, ApiView } from "./kind-grants.js";
+import type { ScriptLanguage } from "../commands/command-args.js";
+import type { MethodDeclaration } from "./kind-declaration.js";
+import type { FieldView, KindView, ApiView } from "./kind-grants.js";
 import { KindRuleError } from "./kind-world.js";
 import type { KindWorld, WorldObject } from "./kind-world.js";
 import type { MethodRates } from "./method-rates.js";
@@ -18,8 +20,12 @@ export type MethodImplementations = Readonly<Record<string, Readonly<Record<stri
  * values outside their range, spawns of kinds it may not spawn, and calls
  * past a method's rate. A refused operation changes nothing.
  */
-export function createScriptApiCall(options: { world: KindWorld; view: ApiView; script: string; rateKey?: string; methods: MethodImplementations; rates: MethodRates }): (op: string, argsJson: string) => string {
+export function createScriptApiCall(options: { world: KindWorld; view: ApiView; script: string; rateKey?: string; methods: MethodImplementations; rates: MethodRates; language?: ScriptLanguage }): (op: string, argsJson: string) => string {
   const { world, view, script, methods, rates } = options;
+  // A script names fields, methods and arguments in its own language: camelCase in JavaScript, snake_case in Python.
+  const py = options.language === "py";
+  const fieldName = (f: FieldView) => (py ? f.decl.name : f.decl.js);
+  const methodName = (m: MethodDeclaration) => (py ? m.name : m.js);
   const rateKey = options.rateKey ?? script;
   const kinds = new Map<string, KindView>(view.kinds.map((k) => [k.decl.kind, k]));
   const refuse = (error: KindRuleError["error"], message: string): never => {
@@ -32,9 +38,9 @@ export function createScriptApiCall(options: { world: KindWorld; view: ApiView; 
     return { object, kind };
   };
   const ref = (o: WorldObject) => [o.id, o.kind];
-  const fieldOf = (kind: KindView, js: unknown) => {
-    const field = kind.fields.find((f) => f.decl.js === js);
-    if (!field) return refuse("TypeError", `${kind.decl.kind} has no field ${String(js)}`);
+  const fieldOf = (kind: KindView, name: unknown) => {
+    const field = kind.fields.find((f) => fieldName(f) === name);
+    if (!field) return refuse("TypeError", `${kind.decl.kind} has no field ${String(name)}`);
     return field;
   };
 
@@ -50,13 +56,13 @@ export function createScriptApiCall(options: { world: KindWorld; view: ApiView; 
     read([id, js]) {
       const { object, kind } = visible(id);
       const field = fieldOf(kind, js);
-      if (!field.read) refuse("TypeError", `${kind.decl.kind}.${field.decl.js} is write-only`);
+      if (!field.read) refuse("TypeError", `${kind.decl.kind}.${fieldName(field)} is write-only`);
       return object.fields[field.decl.name];
     },
     write([id, js, value]) {
       const { object, kind } = visible(id);
       const field = fieldOf(kind, js);
-      if (!field.write) refuse("TypeError", `${kind.decl.kind}.${field.decl.js} is read-only${field.decl.write ? " for this script" : ""}`);
+      if (!field.write) refuse("TypeError", `${kind.decl.kind}.${fieldName(field)} is read-only${field.decl.write ? " for this script" : ""}`);
       world.set(object.id, field.decl.name, value);
       return null;
     },
@@ -67,9 +73,9 @@ export function createScriptApiCall(options: { world: KindWorld; view: ApiView; 
       const given = init ?? {};
       if (typeof given !== "object" || given === null || Array.isArray(given)) return refuse("TypeError", `spawn ${kind.decl.kind}: init must be an object of fields`);
       const bySnake: Record<string, unknown> = {};
-      for (const [js, value] of Object.entries(given)) {
-        const field = fieldOf(kind, js);
-        if (!field.write) refuse("TypeError", `${kind.decl.kind}.${field.decl.js} is read-only`);
+      for (const [name, value] of Object.entries(given)) {
+        const field = fieldOf(kind, name);
+        if (!field.write) refuse("TypeError", `${kind.decl.kind}.${fieldName(field)} is read-only`);
         bySnake[field.decl.name] = value;
       }
       return ref(world.spawn(kind.decl.kind, bySnake));
@@ -80,21 +86,22 @@ export function createScriptApiCall(options: { world: KindWorld; view: ApiView; 
       world.destroy(object.id);
       return null;
     },
-    call([id, js, args, nowMs]) {
+    call([id, name, args, nowMs]) {
       const { object, kind } = visible(id);
-      const method = kind.methods.find((m) => m.js === js);
-      if (!method) return refuse("TypeError", `${kind.decl.kind} has no method ${String(js)}`);
+      const method = kind.methods.find((m) => methodName(m) === name);
+      if (!method) return refuse("TypeError", `${kind.decl.kind} has no method ${String(name)}`);
+      const label = `${kind.decl.kind}.${methodName(method)}`;
       const list = Array.isArray(args) ? args : [];
-      if (list.length > method.args.length) refuse("TypeError", `${kind.decl.kind}.${method.js}: takes ${method.args.length} argument(s), got ${list.length}`);
+      if (list.length > method.args.length) refuse("TypeError", `${label}: takes ${method.args.length} argument(s), got ${list.length}`);
       method.args.forEach((arg, i) => {
-        const wrong = checkValue(world.declarations, arg.type, list[i], null, `${kind.decl.kind}.${method.js}: ${arg.js ?? arg.name}`);
+        const wrong = checkValue(world.declarations, arg.type, list[i], null, `${label}: ${py ? arg.name : arg.js ?? arg.name}`);
         if (wrong) refuse(wrong[0] as "TypeError", wrong[1]);
       });
       const implementation = methods[kind.decl.kind]?.[method.name];
-      if (!implementation) return refuse("TypeError", `${kind.decl.kind}.${method.js} is not implemented by the game`);
+      if (!implementation) return refuse("TypeError", `${label} is not implemented by the game`);
       const now = typeof nowMs === "number" ? nowMs : 0;
       if (!rates.take(`${rateKey}|${kind.decl.kind}.${method.name}`, method.rate_per_s, now)) {
-        refuse("RangeError", `${kind.decl.kind}.${method.js}: rate limit of ${method.rate_per_s} call${method.rate_per_s === 1 ? "" : "s"} per second reached`);
+        refuse("RangeError", `${label}: rate limit of ${method.rate_per_s} call${method.rate_per_s === 1 ? "" : "s"} per second reached`);
       }
       const result = implementation(object, list, { world, script, nowMs: now });
       return result === undefined ? null : result;

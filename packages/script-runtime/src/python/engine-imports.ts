@@ -17,7 +17,16 @@ export interface ImportHost {
   /** The memory limit in bytes: heap growth past it is a trap. */
   memoryLimitBytes: number;
   fuelExhausted(): never;
+  /**
+   * A call of the one JavaScript object a Python script may call, the
+   * game's API (`call2` of the JavaScript bridge with the reference
+   * {@link HOST_REF}); absent, or any other bridge call, is a trap.
+   */
+  hostCall2?(viaCall: number, a0: number, a1: number, out: number): void;
 }
+
+/** The bridge reference of the host's API function, registered as the module `_playfield_host`. */
+export const HOST_REF = 2;
 
 /** The private marker of a longjmp: the only value the trampolines swallow. */
 const LONGJMP: unique symbol = Symbol("longjmp");
@@ -76,7 +85,9 @@ export function engineImports(host: ImportHost): WebAssembly.Imports {
   env.mp_js_random_u32 = () => host.randomU32() | 0;
   env.mp_js_ticks_ms = () => host.nowMs() | 0;
   env.mp_js_time_ms = () => host.nowMs();
-  for (const name of BRIDGE) env[name] = () => { throw new EngineTrap("host unreachable", "the host's JavaScript is not reachable from scripts"); };
+  const unreachable = () => { throw new EngineTrap("host unreachable", "the host's JavaScript is not reachable from scripts"); };
+  for (const name of BRIDGE) env[name] = unreachable;
+  env.call2 = (ref: number, viaCall: number, a0: number, a1: number, out: number) => (ref === HOST_REF && host.hostCall2 ? host.hostCall2(viaCall, a0, a1, out) : unreachable());
   for (const name of SYSCALLS) env[name] = () => -ENOENT;
   // Asked when a Python object is answered to the host: there is never a JavaScript proxy of it already.
   env.js_check_existing = () => -1;

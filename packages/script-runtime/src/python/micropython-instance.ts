@@ -1,4 +1,4 @@
-import { checkImports, engineImports } from "./engine-imports.js";
+import { HOST_REF, checkImports, engineImports } from "./engine-imports.js";
 import { EngineTrap } from "./engine-traps.js";
 
 /** Limits and host services of one MicroPython instance. */
@@ -15,6 +15,8 @@ export interface MicroPythonOptions {
   /** Output of `print` and tracebacks; at most `outputCapBytes` per call reach it. */
   onOutput?: (text: string) => void;
   outputCapBytes: number;
+  /** The game's API, reached from Python as `_playfield_host(op, args)` (two str, answering a str); without it that call is a trap. */
+  hostCall?: (op: string, args: string) => string;
 }
 
 /** What a call answered: Python's None, bool, int, float or str, or a reference to another object. */
@@ -62,6 +64,10 @@ const JS_INTEGER = 3;
 const ARGS = 8;
 const JS_DOUBLE = 4;
 const JS_STRING = 5;
+const JS_OBJECT = 7;
+const MP_STR = 5;
+/** The module through which the prelude reaches the host's API (see `hostCall`). */
+export const HOST_MODULE = "_playfield_host";
 /** Fuel for starting the interpreter and for the host's own calls (malloc, free), which are metered like everything in the engine. */
 const HOUSEKEEPING_FUEL = 1 << 30;
 
@@ -81,6 +87,7 @@ interface Exports {
   mp_js_do_exec(src: number, len: number, out: number): void;
   proxy_c_to_js_call(ref: number, nargs: number, args: number, out: number): void;
   mp_js_do_import(name: number, out: number): void;
+  mp_js_register_js_module(name: number, value: number): void;
   proxy_c_to_js_lookup_attr(ref: number, name: number, out: number): void;
 }
 
@@ -113,6 +120,24 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
     },
     memoryLimitBytes: options.memoryLimitBytes,
     fuelExhausted: () => { throw new EngineTrap("out of fuel", "out of fuel"); },
+    hostCall2: options.hostCall ? (_viaCall, a0, a1, target) => {
+      views();
+      const text = (at: number) => {
+        if (view.getInt32(at, true) !== MP_STR) throw new EngineTrap("host unreachable", "the game's API takes two str");
+        const start = view.getUint32(at + 8, true);
+        return decoder.decode(bytes.subarray(start, start + view.getUint32(at + 4, true)));
+      };
+      const answerText = options.hostCall!(text(a0), text(a1));
+      // The engine frees the string once it has made a Python str of it.
+      const encoded = encoder.encode(answerText);
+      const ptr = housekeeping(() => e.malloc(encoded.length + 1));
+      views();
+      bytes.set(encoded, ptr);
+      bytes[ptr + encoded.length] = 0;
+      view.setInt32(target, JS_STRING, true);
+      view.setInt32(target + 4, encoded.length, true);
+      view.setInt32(target + 8, ptr, true);
+    } : undefined,
   });
   checkImports(module, imports);
   const instance = new WebAssembly.Instance(module, imports);
@@ -136,6 +161,13 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
     e.mp_js_init(options.pystackBytes, options.heapBytes);
     e.proxy_c_init();
     out = e.malloc(16);
+    const value = e.malloc(12);
+    new DataView(e.memory.buffer).setInt32(value, JS_OBJECT, true);
+    new DataView(e.memory.buffer).setInt32(value + 4, HOST_REF, true);
+    const name = encoder.encode(HOST_MODULE);
+    const namePtr = e.malloc(name.length + 1);
+    new Uint8Array(e.memory.buffer).set([...name, 0], namePtr);
+    e.mp_js_register_js_module(namePtr, value);
   }
 
   let argv: number | undefined;

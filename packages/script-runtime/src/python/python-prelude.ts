@@ -14,7 +14,7 @@
  * the host discards the instance.
  */
 export const PYTHON_PRELUDE = String.raw`
-import builtins, json, sys, io, uctypes
+import builtins, json, sys, io, uctypes, _playfield_host
 _import = builtins.__import__
 _dumps = json.dumps
 _loads = json.loads
@@ -67,6 +67,8 @@ def _source_module(name):
         return None
     m = _Module()
     g = {"__name__": name}
+    if name == "playfield":
+        g["_call"] = _call
     if package:
         g["__path__"] = path
     _project[name] = m
@@ -121,8 +123,19 @@ def _hook(name, g=None, l=None, fromlist=None, level=0):
         return leaf
     return mods[0] if level == 0 else mods[-1]
 
-class _NotJson(Exception):
-    pass
+# The game's API (the module playfield, from the host when the game has
+# kinds): the host checks every rule and answers {"v": value} or
+# {"e": [error, message]}, raised as Python's nearest error.
+_ERRORS = {"TypeError": TypeError, "RangeError": ValueError, "ReferenceError": LookupError}
+
+def _call(op, args):
+    if op == "call":
+        args.append(_now)
+    r = _loads(_playfield_host(op, _dumps(args)))
+    e = r.get("e")
+    if e is not None:
+        raise _ERRORS.get(e[0], RuntimeError)(e[1])
+    return r["v"]
 
 _LIMIT = 9007199254740991
 _INF = float("inf")

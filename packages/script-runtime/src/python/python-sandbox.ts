@@ -1,4 +1,4 @@
-import type { HandlerFault, ModuleSource, Sandbox, ScriptEvent, StepOutcome } from "../engine/sandbox.js";
+import type { HandlerFault, ModuleSource, Sandbox, SandboxApi, ScriptEvent, StepOutcome } from "../engine/sandbox.js";
 import { canonicalJson } from "../state/canonical-json.js";
 import { MAX_STATE_DEPTH } from "../state/binary-state.js";
 import { readPythonState } from "./python-literal.js";
@@ -24,7 +24,12 @@ export interface PythonSandboxOptions {
   epochMs: number;
   modules: ModuleSource;
   onConsole?: (level: string, text: string) => void;
+  /** The game's in-script API for Python (`scriptApiSourcePy`): its source is the module `playfield`. */
+  api?: SandboxApi;
 }
+
+/** Fuel a call into the game costs, besides the work of its JSON (as for JavaScript scripts). */
+const HOST_CALL_FUEL = 100;
 
 /** MicroPython's first heap: small, since most scripts hold little; it grows in chunks up to the memory limit. */
 const HEAP_BYTES = 128 * 1024;
@@ -87,7 +92,7 @@ class Fault extends Error {}
  * `self.state`, as a hot reload (`on_load(self, True)`), within `load_fuel`.
  */
 export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
-  const { name } = options;
+  const { name, api } = options;
   const words = seededWords(options.seed);
   let now = options.epochMs;
   let source = "";
@@ -108,9 +113,14 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
       randomU32: words,
       onOutput: options.onConsole ? (text) => { for (const line of text.replace(/\n$/, "").split("\n")) options.onConsole?.("log", line); } : undefined,
       outputCapBytes: OUTPUT_CAP_BYTES,
+      hostCall: api ? (op, args) => {
+        instance.fuel -= HOST_CALL_FUEL;
+        return api.call(op, args);
+      } : undefined,
     }, base.snapshot);
     instance.fuel = HOUSEKEEPING_FUEL;
     for (const [path, text] of projectModules) instance.call(base.calls._provide, [path, text]);
+    if (api) instance.call(base.calls._provide, ["playfield.py", api.source]);
     return { mp: instance, calls: base.calls };
   };
 

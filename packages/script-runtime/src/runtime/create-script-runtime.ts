@@ -196,6 +196,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
         epochMs: epochMs + simMs,
         modules,
         onConsole: options.onConsole ? (level, text) => options.onConsole?.(name, level, text) : undefined,
+        api: options.kinds?.sandboxApi({ name, principal, language }, config),
       });
       sandbox.load(source, stateJson);
       return { sandbox, cell: undefined, memoryLimit };

@@ -1,11 +1,13 @@
-import type { ScriptList, ScriptRuntime } from "../src/index.js";
+import type { ScriptList, ScriptRuntime, ScriptRuntimeOptions } from "../src/index.js";
+import { createReferenceWorld } from "../src/kinds/reference-world.js";
 
 /*
  * The determinism plan: JavaScript and Python scripts using timers, awaits,
  * modules, seeded randomness, hot reloads and (Python) a handler that now
- * and then runs out of fuel, and the commands fed to them over 1,000
- * ticks. Runtimes in process, in a second process and in a browser must all
- * end with the same script.list.
+ * and then runs out of fuel, a Python script moving a part of the reference
+ * world (as the command line's scripts see it), and the commands fed to them
+ * over 1,000 ticks. Runtimes in process, in a second process and in a
+ * browser must all end with the same script.list.
  */
 
 /** How many ticks the plan runs. */
@@ -69,7 +71,29 @@ def on_tick(self, dt):
         while True:
             pass
 `;
+const PY_BUILDER = `from playfield import game, Vector3
+
+def init():
+    return {"part": None, "ys": [], "pushes": 0}
+
+def on_load(self, reloaded):
+    if self.state["part"] is None:
+        self.state["part"] = game.spawn("Part", name="py-crate", position=Vector3(x=0, y=20, z=0)).id
+    set_interval(lambda: push(self), 700)
+
+def push(self):
+    game.get(self.state["part"]).apply_impulse({"x": 1.5, "y": 4.0, "z": -0.5})
+    self.state["pushes"] += 1
+
+def on_tick(self, dt):
+    part = game.get(self.state["part"])
+    self.state["ys"] = (self.state["ys"] + [round(part.position["y"], 3)])[-5:]
+    self.state["d"] = part.distance_to({"x": 0.0, "y": 0.0, "z": 0.0})
+`;
 const RELOADED = (v: number) => `export default { init() { return { v: 0, sum: 0 } }, onTick() { this.state.v = ${v}; this.state.sum += ${v} * Math.random() } }`;
+
+/** The runtime options of the plan: its modules, its seed and the reference world (the command line's kinds). */
+export const planOptions = (): ScriptRuntimeOptions => ({ modules: MODULES, seed: 7, kinds: createReferenceWorld() });
 
 /** Feeds the same command sequence to a runtime (in process or through lines). */
 export function plan(): { at: number; command: string; args: Record<string, unknown> }[] {
@@ -80,6 +104,7 @@ export function plan(): { at: number; command: string; args: Record<string, unkn
     { at: 0, command: "script.load", args: { name: "reloaded", source: RELOADED(1) } },
     { at: 0, command: "script.load", args: { name: "py-walker", source: PY_WALKER, language: "py" } },
     { at: 0, command: "script.load", args: { name: "py-timers", source: PY_TIMERS, language: "py" } },
+    { at: 0, command: "script.load", args: { name: "py-builder", source: PY_BUILDER, language: "py" } },
     { at: 5, command: "script.load", args: { name: "py-spinner", source: PY_SPINNER, language: "py" } },
   ];
   for (let t = 50; t < 1000; t += 100) {

@@ -8,7 +8,7 @@ import { build } from "esbuild";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath, launchChromium } from "../../../scripts/browser/launch-chromium.js";
-import { drive, MODULES } from "./determinism-plan.js";
+import { drive, planOptions } from "./determinism-plan.js";
 import { newRuntime } from "./helpers.js";
 
 describe.runIf(chromiumPath)("the script runtime in a browser", () => {
@@ -60,7 +60,7 @@ describe.runIf(chromiumPath)("the script runtime in a browser", () => {
     await page.waitForFunction(() => typeof (globalThis as { runPlan?: unknown }).runPlan === "function");
     const inBrowser = await page.evaluate(() => (globalThis as unknown as { runPlan: () => Promise<unknown> }).runPlan());
     await page.close();
-    const inNode = await drive(newRuntime({ modules: MODULES, seed: 7 }));
+    const inNode = await drive(newRuntime(planOptions()));
     expect(errors).toEqual([]);
     expect(inNode.tick).toBe(1000);
     expect(inBrowser).toEqual(inNode);

@@ -1,7 +1,8 @@
 # The game's almanac, in Python: counts days and seasons on the simulated
-# clock and keeps a seeded weather forecast. It holds data only (the game's
-# kinds reach JavaScript scripts).
+# clock, keeps a seeded weather forecast, and on rainy days waters the
+# garden's plants (the game's kinds, from the module playfield).
 import random
+from playfield import game
 from modules.seasons import season_of
 
 DAY_MS = 1000
@@ -22,6 +23,9 @@ def new_day(self):
     self.state["season"] = season_of(day)
     if rain:
         self.state["rainy_days"] += 1
+        for plant in game.find("Plant"):
+            plant.water = min(1.0, plant.water + 0.2)
+    self.state["garden_day"] = game.find("Garden")[0].day
     self.state["forecast"] = (self.state["forecast"] + ["rain" if rain else "sun"])[-7:]
 
 

@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  if (args.command.kind !== "serve") return moveWorld(args.command, args.storage);
   const [{ startServer }, { addDemoContent }, { storedSigningKeys }, { createStorageBlobStore }, { createSystemClock }] = await Promise.all([
     import("./node/start-server.js"), import("./cli/demo-content.js"), import("./crypto/stored-signing-keys.js"),
     import("./ports/blob-store.js"), import("./ports/clock.js"),
@@ -72,6 +73,23 @@ async function main(): Promise<void> {
 
 /** Signals this close to the first are copies of it, not a second request. */
 const REPEAT_SIGNAL_MS = 1000;
+
+/** `export FILE` or `import FILE`: the world between the storage and the file, then exit. */
+async function moveWorld(command: { kind: "export" | "import"; file: string }, choice: StorageChoice): Promise<void> {
+  const { exportWorld, importWorld, WorldFileError } = await import("./cli/world-file.js");
+  const { storage, close } = await openStorage(choice);
+  try {
+    const counts = command.kind === "export" ? await exportWorld(storage, command.file) : await importWorld(storage, command.file);
+    const where = command.kind === "export" ? `to ${command.file}` : `from ${command.file}`;
+    console.log(`${command.kind}ed ${counts.rows} rows of ${counts.tables} tables ${where} (storage: ${describe(choice)})`);
+  } catch (error) {
+    const known = error instanceof WorldFileError || (error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "EACCES";
+    if (known) throw new StartError(`cannot ${command.kind} ${command.file}: ${(error as Error).message}`);
+    throw error;
+  } finally {
+    await close();
+  }
+}
 
 /** The storage a choice names, its tables set up. */
 async function openStorage(choice: StorageChoice): Promise<{ storage: Storage; close: () => Promise<void> }> {

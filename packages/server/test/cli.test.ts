@@ -36,11 +36,11 @@ async function stop(child: ChildProcess): Promise<void> {
 
 describe("playfield-server's arguments", () => {
   it("should read PORT and HOST as defaults, and the options over them", () => {
-    expect(parseServerArgs([], {})).toEqual({ help: false, port: 8080, host: "127.0.0.1", webOrigins: [], demo: false, storage: { kind: "memory" }, shutdownTimeoutMs: 10_000 });
+    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", webOrigins: [], demo: false, storage: { kind: "memory" }, shutdownTimeoutMs: 10_000 });
     expect(parseServerArgs([], { PORT: "9000", HOST: "0.0.0.0" })).toMatchObject({ port: 9000, host: "0.0.0.0" });
     expect(parseServerArgs(["--shutdown-timeout", "2.5"], {}).shutdownTimeoutMs).toBe(2_500);
     expect(parseServerArgs(["--port", "0", "--web-origin", "https://game.example", "--web-origin", "http://localhost:3000", "--demo"], { PORT: "9000" }))
-      .toEqual({ help: false, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], demo: true, storage: { kind: "memory" }, shutdownTimeoutMs: 10_000 });
+      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], demo: true, storage: { kind: "memory" }, shutdownTimeoutMs: 10_000 });
   });
 
   it("should keep the data in memory, a data folder, or on PostgreSQL (the flag over DATABASE_URL)", () => {
@@ -49,6 +49,13 @@ describe("playfield-server's arguments", () => {
     expect(parseServerArgs([], { DATABASE_URL: url }).storage).toEqual({ kind: "postgres", url, schema: "public" });
     expect(parseServerArgs(["--database-url", url, "--database-schema", "game"], {}).storage).toEqual({ kind: "postgres", url, schema: "game" });
     expect(parseServerArgs([], { DATABASE_URL: "" }).storage).toEqual({ kind: "memory" });
+  });
+
+  it("should export or import a world with a storage to read or fill", () => {
+    const url = "postgres://postgres@127.0.0.1:5432/test";
+    expect(parseServerArgs(["export", "world.jsonl", "--data-dir", "./data"], {})).toMatchObject({ command: { kind: "export", file: "world.jsonl" }, storage: { kind: "data-dir", dataDir: "./data" } });
+    expect(parseServerArgs(["import", "--database-schema", "copy", "world.jsonl"], { DATABASE_URL: url }))
+      .toMatchObject({ command: { kind: "import", file: "world.jsonl" }, storage: { kind: "postgres", url, schema: "copy" } });
   });
 
   it("should refuse what it does not know, and bad values, naming them", () => {
@@ -72,6 +79,10 @@ describe("playfield-server's arguments", () => {
     expect(refusal(["--database-url", "mysql://u:secret@h/db"])).toBe('--database-url must be a postgres:// or postgresql:// URL, got "mysql://u:***@h/db"');
     expect(refusal(["--database-schema", "x"])).toMatch(/^--database-schema needs a PostgreSQL server/);
     expect(refusal(["--database-url", "postgres://h/db", "--database-schema", "Bad-Name"])).toMatch(/^--database-schema must be a lowercase SQL name/);
+    expect(refusal(["export", "--data-dir", "d"])).toBe("export needs one FILE, such as: playfield-server export world.jsonl --data-dir ./data");
+    expect(refusal(["import", "a.jsonl", "b.jsonl", "--data-dir", "d"])).toMatch(/^import needs one FILE/);
+    expect(refusal(["export", "world.jsonl"])).toBe("export needs --data-dir or --database-url (or DATABASE_URL): a server in memory keeps nothing once it stops");
+    expect(refusal(["import", "world.jsonl", "--data-dir", "d", "--port", "80"])).toBe("--port is an option of the server, not of import");
     expect(refusal(["--shutdown-timeout", "10s"])).toBe('--shutdown-timeout must be a number of seconds from 0 to 3600, got "10s"');
   });
 });

@@ -2,9 +2,14 @@ import { parseArgs } from "node:util";
 
 /** What `playfield-server --help` prints. */
 export const USAGE = `Usage: playfield-server [options]
+       playfield-server export FILE (--data-dir DIR | --database-url URL [--database-schema S])
+       playfield-server import FILE (--data-dir DIR | --database-url URL [--database-schema S])
 
 The Playfield platform server on a port. Its data lives in memory (lost when it stops), in a
 data folder (--data-dir), or on a PostgreSQL server (--database-url).
+
+export writes every row of the storage (accounts, signing keys, wallets, datastores, uploads…) to FILE
+(JSON lines); import loads such a file into a storage that holds no data yet. Tokens keep working.
 
 Options:
   --port N            the port, 0 to 65535; 0 picks a free one (default: $PORT, else 8080)
@@ -29,6 +34,8 @@ stops at once.
 /** The command line, parsed and checked. */
 export interface ServerArgs {
   help: boolean;
+  /** Serve (the default), or move a world to or from a file and exit. */
+  command: { kind: "serve" } | { kind: "export" | "import"; file: string };
   port: number;
   host: string;
   webOrigins: string[];
@@ -76,11 +83,12 @@ function originOf(text: string): string {
  * are a {@link UsageError}, so a typo never starts a server with defaults.
  */
 export function parseServerArgs(argv: readonly string[], env: Record<string, string | undefined>): ServerArgs {
+  const worldCommand = argv[0] === "export" || argv[0] === "import" ? argv[0] : null;
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: false,
+      args: worldCommand ? argv.slice(1) : [...argv],
+      allowPositionals: worldCommand !== null,
       strict: true,
       options: {
         port: { type: "string" },
@@ -98,16 +106,30 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     // node:util's messages name the option; they end with advice for scripts, not for people.
     throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ""));
   }
-  const { values } = parsed;
+  const { values, positionals } = parsed;
+  const storage = storageOf(values["data-dir"], values["database-url"], env.DATABASE_URL, values["database-schema"]);
+  let command: ServerArgs["command"] = { kind: "serve" };
+  if (worldCommand) {
+    if (positionals.length !== 1 || positionals[0] === "") throw new UsageError(`${worldCommand} needs one FILE, such as: playfield-server ${worldCommand} world.jsonl --data-dir ./data`);
+    const serving = (["port", "host", "web-origin", "demo", "shutdown-timeout"] as const).find((name) => values[name] !== undefined);
+    if (serving) throw new UsageError(`--${serving} is an option of the server, not of ${worldCommand}`);
+    if (storage.kind === "memory") {
+      throw new UsageError(`${worldCommand} needs --data-dir or --database-url (or DATABASE_URL): ${worldCommand === "export"
+        ? "a server in memory keeps nothing once it stops"
+        : "a world imported into memory would be gone when the command ends"}`);
+    }
+    command = { kind: worldCommand, file: positionals[0]! };
+  }
   const host = values.host ?? env.HOST ?? "127.0.0.1";
   if (host === "") throw new UsageError("--host needs an address");
   return {
     help: values.help ?? false,
+    command,
     port: values.port !== undefined ? portOf(values.port, "--port") : env.PORT ? portOf(env.PORT, "PORT") : 8080,
     host,
     webOrigins: (values["web-origin"] ?? []).map(originOf),
     demo: values.demo ?? false,
-    storage: storageOf(values["data-dir"], values["database-url"], env.DATABASE_URL, values["database-schema"]),
+    storage,
     shutdownTimeoutMs: values["shutdown-timeout"] !== undefined ? secondsOf(values["shutdown-timeout"], "--shutdown-timeout") * 1000 : 10_000,
   };
 }

@@ -1,0 +1,160 @@
+/*
+ * A whole world in one portable file, to move it between storages (a data
+ * folder, PostgreSQL, memory): JSON lines of every table's rows, read and
+ * written through the storage port alone, so any adapter exports and any
+ * adapter imports. The signing keys and the uploaded blobs' bytes are
+ * tables like the others, so tokens and uploads move with the world.
+ *
+ *   {"format":"playfield-world","version":1}
+ *   {"table":"users","row":{…}}            one line per row, table by table
+ *   {"end":{"rows":1234}}                  a file cut short has no end line
+ *
+ * Rows are written as the PostgreSQL adapter stores them (its row codec):
+ * JSON, with typed arrays (search segments, blob bytes) as tagged base64.
+ */
+import { createReadStream } from "node:fs";
+import { open, rename, rm } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { cursorOf, PRIMARY_INDEX, tables, type Cursor, type Storage, type TableDef } from "@playfield/core";
+import { decodeRow, encodeRow } from "@playfield/storage-postgres";
+
+export const WORLD_FORMAT = "playfield-world";
+export const WORLD_VERSION = 1;
+
+/** How many rows a world held. */
+export interface WorldCounts {
+  rows: number;
+  tables: number;
+}
+
+/** A world file that cannot be read, or a storage it cannot go into: the message says which line and why. */
+export class WorldFileError extends Error {
+  override readonly name = "WorldFileError";
+}
+
+/** Rows read per query while exporting. */
+const PAGE = 500;
+/** Bytes gathered before a write to the file. */
+const CHUNK_BYTES = 1 << 20;
+
+const byName = new Map<string, TableDef<unknown>>(tables.allTables.map((table) => [table.name, table as TableDef<unknown>]));
+
+/**
+ * Writes every row of every table of `storage` to `path`, as of one moment
+ * (one read-only transaction). The file appears only once complete.
+ */
+export async function exportWorld(storage: Storage, path: string): Promise<WorldCounts> {
+  await storage.init(tables.allTables);
+  const partial = `${path}.partial`;
+  const file = await open(partial, "w");
+  try {
+    const counts = await storage.transact(async (tx) => {
+      // The storage may run this again on a conflict: each run writes the file from the start.
+      await file.truncate(0);
+      let position = 0;
+      let pending = "";
+      const flush = async () => {
+        const bytes = Buffer.from(pending);
+        pending = "";
+        await file.write(bytes, 0, bytes.length, position);
+        position += bytes.length;
+      };
+      const line = async (text: string) => {
+        pending += `${text}\n`;
+        if (pending.length >= CHUNK_BYTES) await flush();
+      };
+      await line(JSON.stringify({ format: WORLD_FORMAT, version: WORLD_VERSION }));
+      let rows = 0;
+      let filled = 0;
+      for (const table of byName.values()) {
+        let after: Cursor | undefined;
+        let seen = 0;
+        for (;;) {
+          const page = await tx.query(table, PRIMARY_INDEX, { after, limit: PAGE });
+          for (const row of page) await line(`{"table":${JSON.stringify(table.name)},"row":${encodeRow(row)}}`);
+          seen += page.length;
+          if (page.length < PAGE) break;
+          after = cursorOf(table, PRIMARY_INDEX, page.at(-1)!);
+        }
+        rows += seen;
+        if (seen > 0) filled += 1;
+      }
+      await line(JSON.stringify({ end: { rows } }));
+      await flush();
+      return { rows, tables: filled };
+    }, { readOnly: true });
+    await file.close();
+    await rename(partial, path);
+    return counts;
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Loads a world file into `storage`, all or nothing (one transaction). The
+ * storage must hold no rows yet: a world goes into a new data folder, a new
+ * schema, or a fresh memory storage, never over another world.
+ */
+export async function importWorld(storage: Storage, path: string): Promise<WorldCounts> {
+  await storage.init(tables.allTables);
+  const occupied = await storage.transact(async (tx) => {
+    const counts = await Promise.all([...byName.values()].map(async (table) => ((await tx.count(table, PRIMARY_INDEX, { cap: 1 })) > 0 ? table.name : null)));
+    return counts.filter((name): name is string => name !== null);
+  }, { readOnly: true });
+  if (occupied.length > 0) {
+    throw new WorldFileError(`the storage already holds data (${occupied.slice(0, 5).join(", ")}${occupied.length > 5 ? ", …" : ""}): import into a new data folder or schema`);
+  }
+  return storage.transact(async (tx) => {
+    let rows = 0;
+    let ended = false;
+    const filled = new Set<string>();
+    let lineNo = 0;
+    const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
+    for await (const text of lines) {
+      lineNo += 1;
+      const at = `line ${lineNo}`;
+      if (ended) throw new WorldFileError(`${at}: nothing may follow the end line`);
+      let entry: Record<string, unknown>;
+      try {
+        entry = decodeRow<Record<string, unknown>>(text);
+      } catch (error) {
+        throw new WorldFileError(`${at}: not a JSON line (${(error as Error).message})`);
+      }
+      if (lineNo === 1) {
+        if (entry?.format !== WORLD_FORMAT) throw new WorldFileError(`${at}: not a Playfield world file (the first line must be {"format":"${WORLD_FORMAT}",…})`);
+        if (entry.version !== WORLD_VERSION) throw new WorldFileError(`${at}: world file version ${JSON.stringify(entry.version)}; this server reads version ${WORLD_VERSION}`);
+        continue;
+      }
+      if (entry !== null && typeof entry === "object" && "end" in entry) {
+        const expected = (entry.end as { rows?: unknown } | null)?.rows;
+        if (expected !== rows) throw new WorldFileError(`${at}: the end line counts ${JSON.stringify(expected)} rows, the file holds ${rows}`);
+        ended = true;
+        continue;
+      }
+      const table = typeof entry?.table === "string" ? byName.get(entry.table) : undefined;
+      if (!table) throw new WorldFileError(`${at}: unknown table ${JSON.stringify(entry?.table)}`);
+      const row = entry.row;
+      if (row === null || typeof row !== "object" || Array.isArray(row)) throw new WorldFileError(`${at}: row: must be an object`);
+      let id: unknown;
+      try {
+        id = table.primaryKey(row);
+      } catch {
+        id = undefined;
+      }
+      if (typeof id !== "string") throw new WorldFileError(`${at}: row of ${table.name} has no primary key`);
+      try {
+        await tx.put(table, row);
+      } catch (error) {
+        throw new WorldFileError(`${at}: row ${JSON.stringify(id)} of ${table.name}: ${(error as Error).message}`);
+      }
+      rows += 1;
+      filled.add(table.name);
+    }
+    if (lineNo === 0) throw new WorldFileError("the file is empty");
+    if (!ended) throw new WorldFileError(`the file ends at line ${lineNo} without its end line: it was cut short`);
+    return { rows, tables: filled.size };
+  });
+}

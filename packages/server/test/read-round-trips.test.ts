@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { tables, type UserRow } from "@playfield/core";
+import { tables, type ExperienceRow, type GameSessionRow, type UserRow } from "@playfield/core";
+import { syncTerms } from "../src/services/catalog/search.js";
 import { createMemoryStorage } from "@playfield/server-memory";
 import { newUser, putMember, saveUser } from "@playfield/server";
 import { countingStorage, type CountingStorage } from "./counting-storage.js";
 import { testServer, type TestServer } from "./fixtures.js";
 import { member, type Member } from "./social-fixtures.js";
+import { addExperience } from "./session-world.js";
 
 /*
  * Reads per call do not grow with the rows a call answers about: on a
@@ -93,5 +95,90 @@ describe("reads per call (no read in a loop)", () => {
     const [small, large] = counts;
     expect(large).toEqual(small);
     for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+  });
+
+  it("should join a session in the same few reads whether 2 or 200 friends play, and with 2 or 40 members in the session", async () => {
+    const counts = [];
+    for (const n of [2, 200]) {
+      const w = await world();
+      const me = w.viewer.user.userId;
+      const { experience, version } = await addExperience(w.t.server, { hostingTier: "peer", maxPlayers: 50 });
+      const friends = await crowd(w, n, "friend");
+      const now = w.t.server.clock.now();
+      // The last k friends play together in one session, every other friend in a session of their own.
+      const k = Math.max(2, n / 5);
+      await w.t.server.deps.storage.transact(async (tx) => {
+        for (const [i, friend] of friends.entries()) {
+          await tx.put(tables.friendEdges, { id: `${me}:${friend.id}`, userId: me, friendId: friend.id, createdAt: now + i });
+          await tx.put(tables.friendEdges, { id: `${friend.id}:${me}`, userId: friend.id, friendId: me, createdAt: now + i });
+        }
+        const sessions = [...friends.slice(0, n - k).map((friend) => [friend]), friends.slice(n - k)];
+        for (const [i, players] of sessions.entries()) {
+          const session: GameSessionRow = {
+            id: `gs_${i}`, experienceId: experience.id, placeVersionId: version!.id, hostingTier: "peer", maxPlayers: 50,
+            hostUserId: players[0]!.id, memberCount: players.length, connectUrl: "", createdAt: now, closedAt: null,
+          };
+          await tx.put(tables.gameSessions, session);
+          for (const player of players) {
+            await putMember(tx, { id: `${session.id}:${player.id}`, sessionId: session.id, userId: player.id, experienceId: experience.id, joinedAt: now, lastHeartbeatAt: now });
+          }
+        }
+      });
+      const joined = await w.viewer.client.session.join({ experienceId: experience.id, platform: "web", engineVersion: "1.0" });
+      // Friends first: the session the most friends are in.
+      expect(joined.sessionId).toBe(`gs_${n - k}`);
+      expect(joined.members).toHaveLength(k + 1);
+      await w.viewer.client.session.leave({ sessionId: joined.sessionId });
+      counts.push({ join: await readsOf(w, () => w.viewer.client.session.join({ experienceId: experience.id, platform: "web", engineVersion: "1.0" })) });
+    }
+    const [small, large] = counts;
+    expect(large).toEqual(small);
+    expect(large!.join).toBeLessThanOrEqual(3 * FEW);
+  });
+
+  it("should list experiences in the same few reads with 2 or 200 open sessions, plays or tester rows", async () => {
+    const counts = [];
+    for (const n of [2, 200]) {
+      const w = await world();
+      const me = w.viewer.user.userId;
+      const now = w.t.server.clock.now();
+      const experiences: ExperienceRow[] = [];
+      for (let i = 0; i < n; i++) experiences.push((await addExperience(w.t.server, { visibility: i % 2 ? "public" : "private", title: `World ${i}` })).experience);
+      await w.t.server.deps.storage.transact(async (tx) => {
+        for (const [i, experience] of experiences.entries()) {
+          await tx.put(tables.gameSessions, {
+            id: `gs_${i}`, experienceId: experience.id, placeVersionId: experience.liveVersionId!, hostingTier: "peer", maxPlayers: 50,
+            hostUserId: null, memberCount: 1 + (i % 7), connectUrl: "", createdAt: now, closedAt: null,
+          });
+          await tx.put(tables.plays, { id: `ply_${i}`, experienceId: experience.id, userId: me, sessionId: `gs_${i}`, joinedAt: now - i, leftAt: now });
+          await tx.put(tables.experienceTesters, { id: `${experience.id}:${me}`, experienceId: experience.id, userId: me, addedAt: now + i });
+          await syncTerms(tx, experience);
+        }
+      });
+      const catalog = w.viewer.client.catalog;
+      expect((await catalog.listExperiences({ sort: "recent", limit: 2 })).experiences).toHaveLength(2);
+      expect((await catalog.listExperiences({ sort: "testing", limit: 2 })).experiences).toHaveLength(2);
+      expect((await catalog.listExperiences({ sort: "popular", limit: 1 })).experiences).toHaveLength(1);
+      expect((await catalog.listExperiences({ sort: "search", query: "world", limit: 2 })).experiences).toHaveLength(n === 2 ? 1 : 2);
+      counts.push({
+        popular: await readsOf(w, () => catalog.listExperiences({ sort: "popular", limit: 1 })),
+        recent: await readsOf(w, () => catalog.listExperiences({ sort: "recent", limit: 2 })),
+        testing: await readsOf(w, () => catalog.listExperiences({ sort: "testing", limit: 2 })),
+      });
+      // Search picks reads by id or a walk of the visits index by how many match: a few either way.
+      expect(await readsOf(w, () => catalog.listExperiences({ sort: "search", query: "world", limit: 2 }))).toBeLessThanOrEqual(FEW);
+    }
+    const [small, large] = counts;
+    expect(large).toEqual(small);
+    for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+  });
+
+  it("should search users in a few reads among 2,000 users whose names match", async () => {
+    const w = await world();
+    await crowd(w, 2000, "ada");
+    const first = await w.viewer.client.social.searchUsers({ query: "ada", limit: 20 });
+    expect(first.users).toHaveLength(20);
+    const reads = await readsOf(w, () => w.viewer.client.social.searchUsers({ query: "ada", limit: 20 }));
+    expect(reads).toBeLessThanOrEqual(FEW);
   });
 });

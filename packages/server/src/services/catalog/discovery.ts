@@ -2,7 +2,7 @@ import {
   createMatcher, cursorOf, DISCOVERY, fail, genreKey, matchRank, ratingScore, tables,
   type CatalogService, type ExperienceRow, type MethodRequest, type Query, type Tx,
 } from "@playfield/core";
-import { canSeeExperience } from "./access.js";
+import { visibleTo } from "./access.js";
 import { compareByVisits, searchExperiences } from "./search.js";
 import { playingNow } from "./views.js";
 import { friendIds } from "../social/graph.js";
@@ -69,11 +69,8 @@ async function playersNow(tx: Tx): Promise<Map<string, number>> {
 /** `popular`: most players right now, then most visits. */
 async function popular(d: Discovery): Promise<ExperienceRow[]> {
   const players = await playersNow(d.tx);
-  const playing: ExperienceRow[] = [];
-  for (const id of players.keys()) {
-    const row = await d.tx.get(tables.experiences, id);
-    if (row && row.visibility === "public" && (!d.genre || genreKey(row.genre) === d.genre) && d.keep(row)) playing.push(row);
-  }
+  const playing = (await d.tx.getMany(tables.experiences, [...players.keys()]))
+    .filter((row) => row !== undefined && row.visibility === "public" && (!d.genre || genreKey(row.genre) === d.genre) && d.keep(row)) as ExperienceRow[];
   playing.sort((a, b) => players.get(b.id)! - players.get(a.id)! || compareByVisits(a, b));
   if (playing.length >= d.limit) return playing.slice(0, d.limit);
   const rest = await take(byVisits(d), { ...d, limit: d.limit - playing.length }, new Set(players.keys()));
@@ -115,10 +112,8 @@ async function mostJoined(d: Discovery, since: number, young?: number): Promise<
   } else {
     const tally = new Map<string, number>();
     for (const play of await d.tx.query(tables.plays, "byTime", window)) tally.set(play.experienceId, (tally.get(play.experienceId) ?? 0) + 1);
-    for (const [id, joins] of tally) {
-      const row = await d.tx.get(tables.experiences, id);
-      if (row && eligible(row)) best.push({ row, joins });
-    }
+    const rows = await d.tx.getMany(tables.experiences, [...tally.keys()]);
+    for (const row of rows) if (row && eligible(row)) best.push({ row, joins: tally.get(row.id)! });
   }
   best.sort((a, b) => b.joins - a.joins || b.row.createdAt - a.row.createdAt || compareByVisits(a.row, b.row));
   return best.slice(0, d.limit).map((entry) => entry.row);
@@ -131,16 +126,12 @@ const trending = (d: Discovery) => mostJoined(d, d.now - DISCOVERY.trendingWindo
 const upAndComing = (d: Discovery) =>
   mostJoined(d, d.now - DISCOVERY.upAndComingWindowMs, d.now - DISCOVERY.upAndComingMaxAgeMs);
 
-/** Loads experiences by id in the given order, keeping those the viewer may see and the filters keep. */
+/** Loads experiences by id in the given order, keeping those the viewer may see and the filters keep: two reads, however many ids. */
 async function visibleInOrder(d: Discovery, ids: Iterable<string>): Promise<ExperienceRow[]> {
-  const out: ExperienceRow[] = [];
-  for (const id of ids) {
-    const row = await d.tx.get(tables.experiences, id);
-    if (!row || !d.keep(row) || (d.genre && genreKey(row.genre) !== d.genre) || !(await canSeeExperience(d.tx, row, d.viewerId))) continue;
-    out.push(row);
-    if (out.length === d.limit) break;
-  }
-  return out;
+  const rows = (await d.tx.getMany(tables.experiences, [...ids]))
+    .filter((row) => row !== undefined && d.keep(row) && (!d.genre || genreKey(row.genre) === d.genre)) as ExperienceRow[];
+  const seen = await visibleTo(d.tx, rows, d.viewerId);
+  return rows.filter((_, i) => seen[i]).slice(0, d.limit);
 }
 
 /** `recent`: what the caller played, most recent play first. */

@@ -65,17 +65,13 @@ export async function searchExperiences(
     const ids = tiers[tier]!;
     if (ids.length === 0) continue;
     const want = limit - out.length;
-    // Reading each match by id costs one read per match; walking the visits
-    // index costs about want × rows / matches rows, read 100 a page.
+    // Reading the matches by id costs one read of `ids.length` rows; walking
+    // the visits index costs about want × rows / matches rows, read 100 a page.
     if (ids.length * ids.length > want * rows) {
       out.push(...(await mostVisitedOf(tx, index, scope, (row) => ranks.get(row.id) === tier, keep, ids.length, want)));
       continue;
     }
-    const hits: ExperienceRow[] = [];
-    for (const id of ids) {
-      const row = await tx.get(tables.experiences, id);
-      if (row && row.visibility === "public" && keep(row)) hits.push(row);
-    }
+    const hits = (await tx.getMany(tables.experiences, ids)).filter((row) => row !== undefined && row.visibility === "public" && keep(row)) as ExperienceRow[];
     out.push(...hits.sort(compareByVisits).slice(0, want));
   }
   return out;

@@ -1,6 +1,6 @@
 import {
   tables,
-  type CatalogService, type ExperienceRow, type MethodOutput, type PlaceVersionRow, type Tx, type UserRow,
+  type CatalogService, type ExperienceRow, type MethodOutput, type PlaceVersionRow, type Tx,
 } from "@playfield/core";
 import { iso, userSummary } from "../identity/accounts.js";
 
@@ -37,15 +37,23 @@ const deletedCreator = (id: string) => ({ id, username: "", displayName: "", hea
 
 /** Renders experiences for a viewer (null: anonymous): creator, live version, players now, and the viewer's favorite and vote. */
 export async function experienceViews(tx: Tx, rows: readonly ExperienceRow[], viewerId: string | null): Promise<Experience[]> {
-  const creators = new Map<string, UserRow | undefined>();
-  const views: Experience[] = [];
-  for (const row of rows) {
-    if (!creators.has(row.creatorId)) creators.set(row.creatorId, await tx.get(tables.users, row.creatorId));
+  const creatorIds = [...new Set(rows.map((row) => row.creatorId))];
+  const liveIds = rows.flatMap((row) => (row.liveVersionId === null ? [] : [row.liveVersionId]));
+  const mine = viewerId === null ? [] : rows.map((row) => memberKey(row.id, viewerId));
+  // Each kind of row read once for the whole list.
+  const [creatorRows, liveRows, votes, favorites, playing] = await Promise.all([
+    tx.getMany(tables.users, creatorIds),
+    tx.getMany(tables.placeVersions, liveIds),
+    tx.getMany(tables.experienceVotes, mine),
+    tx.getMany(tables.experienceFavorites, mine),
+    Promise.all(rows.map((row) => playingNow(tx, row.id))),
+  ]);
+  const creators = new Map(creatorIds.map((id, i) => [id, creatorRows[i]]));
+  const live = new Map(liveIds.map((id, i) => [id, liveRows[i]]));
+  return rows.map((row, i) => {
     const creator = creators.get(row.creatorId);
-    const live = row.liveVersionId === null ? undefined : await tx.get(tables.placeVersions, row.liveVersionId);
-    const vote = viewerId === null ? undefined : await tx.get(tables.experienceVotes, memberKey(row.id, viewerId));
-    const favorite = viewerId === null ? undefined : await tx.get(tables.experienceFavorites, memberKey(row.id, viewerId));
-    views.push({
+    const version = row.liveVersionId === null ? undefined : live.get(row.liveVersionId);
+    return {
       id: row.id,
       title: row.title,
       description: row.description,
@@ -53,22 +61,21 @@ export async function experienceViews(tx: Tx, rows: readonly ExperienceRow[], vi
       genre: row.genre,
       thumbnailUrl: row.thumbnailUrl,
       visibility: row.visibility,
-      playingNow: await playingNow(tx, row.id),
+      playingNow: playing[i]!,
       visits: row.visits,
       favorites: row.favorites,
       createdAt: iso(row.createdAt),
       updatedAt: iso(row.updatedAt),
-      ...(live ? { liveVersion: placeVersionView(live) } : {}),
+      ...(version ? { liveVersion: placeVersionView(version) } : {}),
       startPlaceId: row.startPlaceId,
       hostingTier: row.hostingTier,
       maxPlayers: row.maxPlayers,
-      favorited: favorite !== undefined,
+      favorited: favorites[i] !== undefined,
       upVotes: row.upVotes,
       downVotes: row.downVotes,
-      myVote: vote?.vote ?? 0,
-    });
-  }
-  return views;
+      myVote: votes[i]?.vote ?? 0,
+    };
+  });
 }
 
 export async function experienceView(tx: Tx, row: ExperienceRow, viewerId: string | null): Promise<Experience> {

@@ -2,7 +2,7 @@ import {
   AgeBand, ageBandOf, ChannelKind, channelRefusal, ChatRefusal, conversationKey, dmKey, dmRefusal, fail, hearsMessage, parseChannel, tables,
   type ChatChannel, type ChatParty, type PlayfieldError, type Tx, type UserRow,
 } from "@playfield/core";
-import { areFriends, hasBlocked } from "../social/graph.js";
+import { areFriends, blockedBy, blockersAmong, hasBlocked } from "../social/graph.js";
 
 /*
  * Who may write and read where in chat: channel parsing, the refusals as
@@ -53,23 +53,20 @@ export interface Audience {
   hearers: Hearer[];
 }
 
-/** Ids of the users who blocked `userId` or whom `userId` blocked. */
-async function blockedEitherWay(tx: Tx, userId: string): Promise<Set<string>> {
-  const [mine, theirs] = await Promise.all([
-    tx.query(tables.blocks, "byBlocker", { equals: [userId] }),
-    tx.query(tables.blocks, "byBlocked", { equals: [userId] }),
-  ]);
-  return new Set([...mine.map((b) => b.blockedId), ...theirs.map((b) => b.blockerId)]);
-}
-
 /** The members of a group or session who hear a message from `sender`: live accounts, no blocks either way. */
 async function membersHearing(tx: Tx, sender: UserRow, memberIds: string[], now: number): Promise<Hearer[]> {
-  const blocked = await blockedEitherWay(tx, sender.id);
-  const users = await Promise.all(memberIds.map((id) => (id === sender.id ? sender : tx.get(tables.users, id))));
+  const others = memberIds.filter((id) => id !== sender.id);
+  const [rows, blockers, blocked] = await Promise.all([
+    tx.getMany(tables.users, others),
+    blockersAmong(tx, others, sender.id),
+    blockedBy(tx, sender.id, others),
+  ]);
+  const users = new Map(others.map((id, i) => [id, rows[i]]));
   const hearers: Hearer[] = [];
-  for (const user of users) {
+  for (const id of memberIds) {
+    const user = id === sender.id ? sender : users.get(id);
     if (!user || user.deletedAt !== null) continue;
-    if (user.id !== sender.id && !hearsMessage(user, blocked.has(user.id))) continue;
+    if (user.id !== sender.id && !hearsMessage(user, blockers.has(user.id) || blocked.has(user.id))) continue;
     hearers.push({ user, child: isChild(user, now) });
   }
   return hearers;

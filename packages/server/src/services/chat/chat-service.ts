@@ -1,4 +1,4 @@
-import { channelFor, ChannelKind, dmParticipants, fail, tables, type ChatService, type Tx, type UserRow } from "@playfield/core";
+import { channelFor, ChannelKind, dmParticipants, fail, tables, type ChatService, type Tx } from "@playfield/core";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso, requireUser, userSummary } from "../identity/accounts.js";
 import { channelOf, isChild, readableConversation } from "./access.js";
@@ -11,20 +11,40 @@ export const DEFAULT_CONVERSATIONS = 50;
 
 const NO_USER = { id: "", username: "", displayName: "", headshotUrl: "" };
 
-async function userOf(tx: Tx, cache: Map<string, Promise<UserRow | undefined>>, id: string): Promise<UserRow | undefined> {
-  let user = cache.get(id);
-  if (!user) cache.set(id, (user = tx.get(tables.users, id)));
-  return user;
-}
+const kindAndId = (key: string) => [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)] as const;
 
-/** The title of a conversation: the other person's name, the group's name, the session's experience title. */
-async function titleOf(tx: Tx, entry: InboxEntry, other: UserRow | undefined): Promise<string> {
-  if (other) return userSummary(other).displayName;
-  const [kind, id] = [entry.key.slice(0, entry.key.indexOf(":")), entry.key.slice(entry.key.indexOf(":") + 1)];
-  if (kind === ChannelKind.Group) return (await tx.get(tables.groups, id))?.name ?? "";
-  const session = await tx.get(tables.gameSessions, id);
-  const experience = session ? await tx.get(tables.experiences, session.experienceId) : undefined;
-  return experience?.title ?? "";
+/**
+ * The titles of conversations (the other person's name, the group's name,
+ * the session's experience title) and the users they show, read once for
+ * all entries.
+ */
+async function conversationFacts(tx: Tx, entries: readonly InboxEntry[], me: string) {
+  const others = entries.map((entry) => {
+    const pair = dmParticipants(entry.key);
+    return pair ? (pair[0] === me ? pair[1] : pair[0]) : null;
+  });
+  const userIds = [...new Set([...others.filter((id) => id !== null), ...entries.map((entry) => entry.conversation.lastSenderId)])];
+  const groupIds = entries.map((entry) => kindAndId(entry.key)).filter(([kind]) => kind === ChannelKind.Group).map(([, id]) => id);
+  const sessionIds = entries.map((entry) => kindAndId(entry.key)).filter(([kind]) => kind === ChannelKind.Session).map(([, id]) => id);
+  const [users, groups, sessions] = await Promise.all([
+    tx.getMany(tables.users, userIds),
+    tx.getMany(tables.groups, groupIds),
+    tx.getMany(tables.gameSessions, sessionIds),
+  ]);
+  const experienceIds = [...new Set(sessions.flatMap((session) => (session ? [session.experienceId] : [])))];
+  const experiences = await tx.getMany(tables.experiences, experienceIds);
+  const byId = <R>(ids: readonly string[], rows: readonly (R | undefined)[]) => new Map(ids.map((id, i) => [id, rows[i]]));
+  const user = byId(userIds, users), group = byId(groupIds, groups), session = byId(sessionIds, sessions), experience = byId(experienceIds, experiences);
+  return entries.map((entry, i) => {
+    const other = others[i] === null ? undefined : user.get(others[i]!);
+    const [kind, id] = kindAndId(entry.key);
+    const title = other
+      ? userSummary(other).displayName
+      : kind === ChannelKind.Group
+        ? group.get(id)?.name ?? ""
+        : experience.get(session.get(id)?.experienceId ?? "")?.title ?? "";
+    return { other, sender: user.get(entry.conversation.lastSenderId), title };
+  });
 }
 
 export const chatService: ServiceImpl<typeof ChatService> = {
@@ -37,15 +57,13 @@ export const chatService: ServiceImpl<typeof ChatService> = {
       const inbox = (await inboxOf(tx, me))
         .sort((a, b) => b.conversation.lastPos - a.conversation.lastPos || (a.key < b.key ? -1 : 1))
         .slice(0, limit);
-      const users = new Map<string, Promise<UserRow | undefined>>();
-      return Promise.all(inbox.map(async (entry) => {
+      const facts = await conversationFacts(tx, inbox, me);
+      return Promise.all(inbox.map(async (entry, i) => {
         const { conversation } = entry;
-        const pair = dmParticipants(entry.key);
-        const other = pair ? await userOf(tx, users, pair[0] === me ? pair[1] : pair[0]) : undefined;
-        const sender = await userOf(tx, users, conversation.lastSenderId);
+        const { other, sender, title } = facts[i]!;
         return {
           channel: channelFor(entry.key, me),
-          title: await titleOf(tx, entry, other),
+          title,
           withUser: other ? userSummary(other) : NO_USER,
           lastMessage: child ? conversation.lastChildText : conversation.lastText,
           lastSender: sender ? userSummary(sender) : NO_USER,

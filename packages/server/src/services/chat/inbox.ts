@@ -29,11 +29,11 @@ export async function inboxOf(tx: Tx, me: string): Promise<InboxEntry[]> {
     ...groups.map((g): [string, number] => [`group:${g.groupId}`, g.joinedAt]),
     ...sessions.map((s): [string, number] => [`session:${s.sessionId}`, s.joinedAt]),
   ];
-  const entries = await Promise.all(candidates.map(async ([key, joinedAt]) => {
-    const conversation = await tx.get(tables.chatConversations, key);
-    return conversation ? { key, conversation, unreadAfter: unreadAfter(markers.get(key) ?? 0, joinedAt) } : null;
-  }));
-  return entries.filter((e): e is InboxEntry => e !== null);
+  const conversations = await tx.getMany(tables.chatConversations, candidates.map(([key]) => key));
+  return candidates.flatMap(([key, joinedAt], i) => {
+    const conversation = conversations[i];
+    return conversation ? [{ key, conversation, unreadAfter: unreadAfter(markers.get(key) ?? 0, joinedAt) }] : [];
+  });
 }
 
 /** Unread messages of one inbox entry: O(log n) in the memory adapter. */

@@ -2,7 +2,7 @@ import {
   joinRefusal, tables, type ExperienceRow, type JoinMode, type MemberStance, type SessionMemberRow, type Tx,
 } from "@playfield/core";
 import { canSeeExperience } from "../catalog/access.js";
-import { areFriends, blockedEitherWay } from "../social/graph.js";
+import { blockedBy, blockersAmong, friendsAmong } from "../social/graph.js";
 import { usersOf } from "./roster.js";
 
 /*
@@ -20,12 +20,18 @@ export async function visibleExperience(tx: Tx, experienceId: string, userId: st
 
 /** Why the user may not join these members, or null when they may. */
 export async function refusalToJoin(tx: Tx, userId: string, members: readonly SessionMemberRow[], mode: JoinMode): Promise<string | null> {
-  const users = await usersOf(tx, members);
-  const stances: MemberStance[] = await Promise.all(members.map(async (member, i) => ({
+  const ids = members.map((member) => member.userId);
+  const [users, friends, blockers, blockedByUser] = await Promise.all([
+    usersOf(tx, members),
+    mode === "follow" ? friendsAmong(tx, userId, ids) : new Set<string>(),
+    blockersAmong(tx, ids, userId),
+    blockedBy(tx, userId, ids),
+  ]);
+  const stances: MemberStance[] = members.map((member, i) => ({
     userId: member.userId,
     whoCanJoin: users[i]!.settings.whoCanJoin,
-    isFriend: mode === "follow" && (await areFriends(tx, member.userId, userId)),
-    blocked: await blockedEitherWay(tx, member.userId, userId),
-  })));
+    isFriend: friends.has(member.userId),
+    blocked: blockers.has(member.userId) || blockedByUser.has(member.userId),
+  }));
   return joinRefusal(stances, mode);
 }

@@ -91,8 +91,9 @@ export async function joinInTx(tx: Tx, deps: ServerDeps, input: JoinInput, alloc
   }
 
   // One session at a time: joining another leaves the ones the caller is in.
-  for (const member of mine) {
-    const session = await tx.get(tables.gameSessions, member.sessionId);
+  const mineSessions = await tx.getMany(tables.gameSessions, mine.map((member) => member.sessionId));
+  for (const [i, member] of mine.entries()) {
+    const session = mineSessions[i];
     if (!session) continue;
     const updated = await removeMember(tx, session, member, now, now);
     if (updated.closedAt !== null) closed.push(updated.id);
@@ -166,13 +167,11 @@ async function matchmake(tx: Tx, userId: string, version: PlaceVersionRow): Prom
     if (known) known.friendCount += friend ? 1 : 0;
     else candidates.set(row.id, { id: row.id, memberCount: row.memberCount, maxPlayers: row.maxPlayers, createdAt: row.createdAt, friendCount: friend ? 1 : 0, row });
   };
-  for (const friendId of (await friendIds(tx, userId)).slice(0, FRIENDS_LOOKED_AT)) {
-    for (const m of await tx.query(tables.sessionMembers, "byUser", { equals: [friendId] })) {
-      if (m.experienceId !== version.experienceId) continue;
-      const row = await tx.get(tables.gameSessions, m.sessionId);
-      if (row) consider(row, true);
-    }
-  }
+  // Where each friend plays (their `playing` row), then those sessions: two reads, however many friends.
+  const friendsPlaying = (await tx.getMany(tables.playing, (await friendIds(tx, userId)).slice(0, FRIENDS_LOOKED_AT)))
+    .filter((row) => row !== undefined && row.experienceId === version.experienceId);
+  const friendSessions = await tx.getMany(tables.gameSessions, friendsPlaying.map((row) => row!.sessionId));
+  for (const row of friendSessions) if (row) consider(row, true);
   for (const row of await tx.query(tables.gameSessions, "openByVersion", { equals: [version.id], order: "desc", limit: FULLEST_LOOKED_AT })) {
     consider(row, false);
   }

@@ -46,7 +46,8 @@ async function syncPlaying(tx: Tx, userId: string): Promise<void> {
 
 /** The user rows of members, in the members' order (a deleted user reads as a placeholder row). */
 export async function usersOf(tx: Tx, members: readonly SessionMemberRow[]): Promise<UserRow[]> {
-  return Promise.all(members.map(async (m) => (await tx.get(tables.users, m.userId)) ?? placeholderUser(m.userId)));
+  const users = await tx.getMany(tables.users, members.map((m) => m.userId));
+  return members.map((m, i) => users[i] ?? placeholderUser(m.userId));
 }
 
 function placeholderUser(id: string): UserRow {
@@ -115,8 +116,10 @@ export async function expireSilent(tx: Tx, deps: ServerDeps, now: number): Promi
   const silent = await tx.query(tables.sessionMembers, "byHeartbeat", { range: { lt: cutoff }, limit: SWEEP_BATCH });
   const changed = new Map<string, GameSessionRow>();
   const moved: string[] = [];
+  const sessionIds = [...new Set(silent.map((member) => member.sessionId))];
+  const sessions = new Map((await tx.getMany(tables.gameSessions, sessionIds)).map((row, i) => [sessionIds[i]!, row]));
   for (const member of silent) {
-    const session = changed.get(member.sessionId) ?? (await tx.get(tables.gameSessions, member.sessionId));
+    const session = changed.get(member.sessionId) ?? sessions.get(member.sessionId);
     if (!session) continue;
     changed.set(session.id, await removeMember(tx, session, member, member.lastHeartbeatAt, now));
     moved.push(member.userId);

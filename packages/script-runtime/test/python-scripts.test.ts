@@ -17,7 +17,7 @@ describe("Python scripts", () => {
     expect((await list(runtime)).log).toEqual(["[tick 1] loaded count"]);
     // Fuel units are the rewritten engine's probes: this pins them, so a new wasm, binaryen or prelude that
     // changes what a unit is shows here, and the budgets and docs/scripts.md are looked at again.
-    expect((await entry(runtime, "count")).fuel_used).toBe(1209);
+    expect((await entry(runtime, "count")).fuel_used).toBe(1190);
   });
 
   it("should load Python by default when the game's language is py", async () => {
@@ -70,6 +70,43 @@ describe("Python scripts", () => {
     // Loaded as tick 1 starts (the clock at the epoch); at tick 5 (sim_ms 250) the interval has fired at 50, 100, …, 250
     // and the timeout at its own due time (120 ms), seen from inside the timer.
     expect((await entry(runtime, "ev")).state_hash).toBe(stateHash('{"hit":3,"iv":5,"once":1000120,"other":"wave","t0":1000}'));
+  });
+
+  it("should run async handlers to their first await and resume them on the simulated clock, a later error naming the handler (after await)", async () => {
+    const runtime = newRuntime();
+    const source = [
+      "def init():",
+      "    return {'log': []}",
+      "async def on_load(self, reloaded):",
+      "    self.state['log'].append('load')",
+      "    await wait(120)",
+      "    self.state['log'].append('after 120')",
+      "async def on_ping(self, data):",
+      "    await wait(10)",
+      "    self.state['log'].append(data)",
+      "async def on_tick(self, dt):",
+      "    if self.state['log'] == ['load', 'after 120']:",
+      "        self.state['log'].append('tick')",
+      "        await wait(0)",
+      "        raise ValueError('late')",
+      "def one():",
+      "    yield 1",
+      "async def on_spin(self, data):",
+      "    await one()",
+    ].join("\n");
+    await runtime.run("script.load", { name: "a", language: "py", source });
+    await runtime.step(2);
+    expect(await entry(runtime, "a")).toMatchObject({ faults: 0, state_hash: stateHash('{"log":["load"]}') });
+    await runtime.step(1);
+    expect(await entry(runtime, "a")).toMatchObject({ faults: 0, state_hash: stateHash('{"log":["load","after 120","tick"]}') });
+    await runtime.step(1);
+    expect(await entry(runtime, "a")).toMatchObject({ faults: 1, last_fault: "on_tick (after await): ValueError: late (a.py, line 14)", state_hash: stateHash('{"log":["load","after 120","tick"]}') });
+    await runtime.run("runtime.emit", { event: "ping", data: 5 });
+    await runtime.step(2);
+    expect(await entry(runtime, "a")).toMatchObject({ faults: 1, state_hash: stateHash('{"log":["load","after 120","tick",5]}') });
+    await runtime.run("runtime.emit", { event: "spin", data: null });
+    await runtime.step(1);
+    expect((await entry(runtime, "a")).last_fault).toBe("event spin: TypeError: a script awaits only wait(ms)");
   });
 
   it("should keep self.state across a hot reload and run on_load with reloaded True", async () => {

@@ -218,6 +218,43 @@ _ids = [0]
 def _fault(e):
     return "\x00" + _describe(e)
 
+# Async handlers: a handler (or timer callback) defined with async def runs
+# to its first await at once; await wait(ms) resumes it on the simulated
+# clock, through a timer. An error after an await is a fault of the handler
+# "(after await)", as in JavaScript.
+_GEN = type((lambda: (yield))())
+_late = [None]
+
+class _Wait:
+    def __init__(self, ms):
+        self.ms = ms
+
+    def __await__(self):
+        yield self
+
+    __iter__ = __await__
+
+def wait(ms=0):
+    return _Wait(max(0, int(ms)))
+
+def _started(label, r):
+    if type(r) is _GEN:
+        _advance(label, r, True)
+
+def _advance(label, co, first):
+    try:
+        w = co.send(None)
+    except StopIteration:
+        return
+    except BaseException:
+        if not first:
+            _late[0] = label
+        raise
+    if type(w) is not _Wait:
+        _late[0] = None if first else label
+        raise TypeError("a script awaits only wait(ms)")
+    _timer(_advance, w.ms, (label, co, False), False)
+
 # While self.state is written, the C stack limit is lowered (repr recurses
 # in C: a cycle would otherwise recurse ~150 kB deep, most of a tick's fuel,
 # before it stops; 4 kB still writes 130 levels of nesting) and the Python
@@ -286,7 +323,7 @@ def _on_load(reloaded):
     f = _defs.get("on_load")
     if f is not None:
         try:
-            f(_self, bool(reloaded))
+            _started("on_load", f(_self, bool(reloaded)))
         except BaseException as e:
             return _fault(e)
     return _settle()
@@ -304,7 +341,9 @@ def _quick(now, dt):
     if _on_tick is None:
         return None
     try:
-        _on_tick(_self, dt)
+        r = _on_tick(_self, dt)
+        if r is not None:
+            _started("on_tick", r)
     except BaseException as e:
         return _fault(e)
     return _settle()
@@ -313,7 +352,9 @@ def _tick(now, dt):
     global _now
     _now = now
     try:
-        _on_tick(_self, dt)
+        r = _on_tick(_self, dt)
+        if r is not None:
+            _started("on_tick", r)
     except BaseException as e:
         return _fault(e)
     return _settle()
@@ -340,10 +381,13 @@ def _fire_next(upto):
     if t[4] > 0:
         _seq[0] += 1
         _insert([t[0] + t[4], _seq[0], t[2], t[3], t[4], t[5]])
+    _late[0] = None
     try:
-        t[2](*t[3])
+        r = t[2](*t[3])
+        if r is not None:
+            _started("timer", r)
     except BaseException as e:
-        return _fault(e)
+        return _fault(e) if _late[0] is None else "\x00\x02" + _late[0] + " (after await)\x02" + _describe(e)
     return _settle()
 
 def _event(now, name, data):
@@ -357,7 +401,7 @@ def _event(now, name, data):
     if f is None:
         return None
     try:
-        f(*args)
+        _started("event " + name, f(*args))
     except BaseException as e:
         return _fault(e)
     return _settle()
@@ -397,6 +441,7 @@ builtins.set_timeout = set_timeout
 builtins.set_interval = set_interval
 builtins.clear_timeout = clear_timeout
 builtins.clear_interval = clear_timeout
+builtins.wait = wait
 `;
 
 /** Run after the host has looked up the prelude's functions (through an import of `__main__`): from then on, imports go through the allow-list. */

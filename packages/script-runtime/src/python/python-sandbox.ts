@@ -40,7 +40,7 @@ const TIMERS_DUE = 1;
 const HOUSEKEEPING_FUEL = 1 << 30;
 
 /** A call's answer, read: the state did not change, a new state, a fault (already rolled back in Python), or a timer is due. */
-type Answer = { kind: "unchanged" } | { kind: "state"; json: string } | { kind: "fault"; reason: string } | { kind: "timers due" };
+type Answer = { kind: "unchanged" } | { kind: "state"; json: string } | { kind: "fault"; reason: string; handler?: string } | { kind: "timers due" };
 
 /** The handler calls of the prelude, by their global names. */
 const CALLS = ["_attach", "_on_load", "_has_tick", "_quick", "_tick", "_set_now", "_next_due", "_fire_next", "_event", "_provide", "_restore", "_explain"] as const;
@@ -129,6 +129,11 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
     if (value === null) return { kind: "unchanged" };
     if (value === TIMERS_DUE) return { kind: "timers due" };
     if (typeof value !== "string") throw new Fault("the script's answer was not understood");
+    if (value.startsWith("\x00\x02")) {
+      // A fault after an await names the handler that awaited: "\x00\x02on_tick (after await)\x02reason".
+      const end = value.indexOf("\x02", 2);
+      return rolledBack(value.slice(end + 1), value.slice(2, end));
+    }
     if (value.startsWith("\x00")) return rolledBack(value.slice(1));
     const state = readPythonState(value, MAX_STATE_DEPTH);
     if (state === undefined) {
@@ -139,9 +144,9 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
     if (json.length > options.maxStateBytes) return rolledBack(`self.state is larger than max_state_bytes (${options.maxStateBytes})`);
     return { kind: "state", json };
   };
-  const rolledBack = (reason: string): Answer => {
+  const rolledBack = (reason: string, handler?: string): Answer => {
     housekeeping((instance, refs) => instance.call(refs._restore, [committed]));
-    return { kind: "fault", reason };
+    return handler === undefined ? { kind: "fault", reason } : { kind: "fault", reason, handler };
   };
   /** The host's own calls into the prelude are not the script's work: they run on fuel of their own. */
   const housekeeping = <T>(f: (instance: MicroPython, refs: Calls) => T): T => {
@@ -233,7 +238,7 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
         try {
           const answer = read(call(instance, refs));
           spent += left - Math.max(0, instance.fuel);
-          if (answer.kind === "fault") faults.push({ handler, reason: answer.reason });
+          if (answer.kind === "fault") faults.push({ handler: answer.handler ?? handler, reason: answer.reason });
           else commit(answer);
           if (spent >= budget) stopped = true;
           return answer;

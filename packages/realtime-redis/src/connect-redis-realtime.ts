@@ -75,7 +75,8 @@ export async function connectRedisRealtime(options: RedisRealtimeOptions): Promi
   } catch (error) {
     publisher.disconnect();
     subscriber.disconnect();
-    throw new Error(`cannot connect to Redis: ${failures[0]?.message || (error as Error).message}`);
+    const cause = failures[0] ?? error;
+    throw new Error(`cannot connect to Redis: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
   const channels = createRedisChannels(subscriber, onError);
   const presence = createRedisPresence({

@@ -3,11 +3,12 @@
  * `playfield-server`: the platform server on a port, its data in memory,
  * in a data folder (PGlite) or on PostgreSQL. `--help` says more
  * ({@link USAGE}). The arguments are checked before the server is imported,
- * so `--help` and a mistyped option answer at once; the PostgreSQL adapter
- * is imported only when a flag asks for it.
+ * so `--help` and a mistyped option answer at once; the PostgreSQL and
+ * Redis adapters are imported only when a flag asks for them.
  */
 import type { Storage } from "@playfield/core";
-import { USAGE, UsageError, parseServerArgs, redact, type ServerArgs, type StorageChoice } from "./cli/server-args.js";
+import { USAGE, UsageError, parseServerArgs, redact, type RedisChoice, type ServerArgs, type StorageChoice } from "./cli/server-args.js";
+import type { StartServerOptions } from "./node/start-server.js";
 
 // A command line that cannot run exits 2, a failure after starting 1.
 const USAGE_EXIT = 2;
@@ -37,11 +38,13 @@ async function main(): Promise<void> {
   ]);
   const environment = process.env.PLAYFIELD_ENV === "production" ? "production" : "development";
   const { storage, close: closeStorage } = await openStorage(args.storage);
+  const shared = args.redis ? await openRedis(args.redis) : null;
   const clock = createSystemClock();
   // Keys and blobs live in the storage, so a persistent storage keeps tokens and uploads across restarts.
   const keys = await storedSigningKeys(storage, clock);
   const server = await startServer({
     storage, clock, keys, blobs: createStorageBlobStore(storage), port: args.port, host: args.host, environment, webOrigins: args.webOrigins,
+    ...shared?.options,
   })
     .catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "EADDRINUSE") throw error;
@@ -52,6 +55,8 @@ async function main(): Promise<void> {
   if (args.demo) await addDemoContent(server);
   console.log(`Playfield server (${describe(args.storage)}) listening on ${server.url}`);
   console.log(`  health: ${server.url}/healthz   ready: ${server.url}/readyz   keys: ${server.url}/.well-known/jwks.json${args.demo ? "   demo: 3 public experiences" : ""}`);
+  if (args.redis) console.log(`  shared with the other processes on this database through Redis at ${redact(args.redis.url)} (keys under ${args.redis.keyPrefix})`);
+  else if (args.storage.kind === "postgres") console.log("  single process: realtime events and presence stay in this process; to run several on this database, add --redis-url (docs/deploy.md)");
 
   let stopping = 0;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -65,6 +70,8 @@ async function main(): Promise<void> {
       stopping = performance.now();
       console.log(`${signal}: shutting down (up to ${args.shutdownTimeoutMs / 1000} s for what is under way; ${signal === "SIGINT" ? "Ctrl-C again" : "a second signal"} stops at once)`);
       void server.close({ timeoutMs: args.shutdownTimeoutMs })
+        // After the WebSockets closed: the other processes hear at once that this one's users left.
+        .then(() => shared?.close())
         .then(closeStorage)
         .then(() => process.exit(0), (error: unknown) => fail(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`, FAILURE_EXIT));
     });
@@ -108,6 +115,33 @@ async function openStorage(choice: StorageChoice): Promise<{ storage: Storage; c
     throw new StartError(`cannot open the storage (${describe(choice)}): ${reason}`);
   }
   return { storage, close: () => storage.close() };
+}
+
+/** The Redis adapters of this process: the server options that use them, and their close. */
+async function openRedis(choice: RedisChoice): Promise<{ options: Partial<StartServerOptions>; close: () => Promise<void> }> {
+  let adapter: typeof import("@playfield/realtime-redis");
+  try {
+    adapter = await import("@playfield/realtime-redis");
+  } catch {
+    throw new StartError("--redis-url needs the package @playfield/realtime-redis: npm install @playfield/realtime-redis");
+  }
+  const [{ connectRedisRealtime }, { createRealtimeHub }] = [adapter, await import("./ports/realtime-hub.js")];
+  const onError = (error: unknown) => console.error(`playfield-server: redis: ${error instanceof Error ? error.message : String(error)}`);
+  let redis: Awaited<ReturnType<typeof connectRedisRealtime>>;
+  try {
+    redis = await connectRedisRealtime({ url: choice.url, keyPrefix: choice.keyPrefix, onError });
+  } catch (error) {
+    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    throw new StartError(`cannot reach Redis at ${redact(choice.url)}: ${reason}`);
+  }
+  return {
+    options: {
+      realtime: createRealtimeHub({ pubsub: redis.pubsub }),
+      presence: redis.presence,
+      readinessChecks: [{ name: "redis", check: () => redis.ping() }],
+    },
+    close: () => redis.close(),
+  };
 }
 
 function describe(choice: StorageChoice): string {

@@ -36,11 +36,11 @@ async function stop(child: ChildProcess): Promise<void> {
 
 describe("playfield-server's arguments", () => {
   it("should read PORT and HOST as defaults, and the options over them", () => {
-    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", webOrigins: [], demo: false, storage: { kind: "memory" }, shutdownTimeoutMs: 10_000 });
+    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", webOrigins: [], demo: false, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
     expect(parseServerArgs([], { PORT: "9000", HOST: "0.0.0.0" })).toMatchObject({ port: 9000, host: "0.0.0.0" });
     expect(parseServerArgs(["--shutdown-timeout", "2.5"], {}).shutdownTimeoutMs).toBe(2_500);
     expect(parseServerArgs(["--port", "0", "--web-origin", "https://game.example", "--web-origin", "http://localhost:3000", "--demo"], { PORT: "9000" }))
-      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], demo: true, storage: { kind: "memory" }, shutdownTimeoutMs: 10_000 });
+      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], demo: true, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
   });
 
   it("should keep the data in memory, a data folder, or on PostgreSQL (the flag over DATABASE_URL)", () => {
@@ -56,6 +56,18 @@ describe("playfield-server's arguments", () => {
     expect(parseServerArgs(["export", "world.jsonl", "--data-dir", "./data"], {})).toMatchObject({ command: { kind: "export", file: "world.jsonl" }, storage: { kind: "data-dir", dataDir: "./data" } });
     expect(parseServerArgs(["import", "--database-schema", "copy", "world.jsonl"], { DATABASE_URL: url }))
       .toMatchObject({ command: { kind: "import", file: "world.jsonl" }, storage: { kind: "postgres", url, schema: "copy" } });
+  });
+
+  it("should share realtime through Redis only beside PostgreSQL (the flag over REDIS_URL, which alone never stops a server in memory)", () => {
+    const database = "postgres://postgres@127.0.0.1:5432/test";
+    const redis = "redis://127.0.0.1:6379";
+    expect(parseServerArgs(["--database-url", database, "--redis-url", redis], {}).redis).toEqual({ url: redis, keyPrefix: "playfield:" });
+    expect(parseServerArgs(["--redis-url", "rediss://:pw@r.example:6380", "--redis-prefix", "game-a:"], { DATABASE_URL: database }).redis)
+      .toEqual({ url: "rediss://:pw@r.example:6380", keyPrefix: "game-a:" });
+    expect(parseServerArgs([], { DATABASE_URL: database, REDIS_URL: redis }).redis).toEqual({ url: redis, keyPrefix: "playfield:" });
+    expect(parseServerArgs([], { DATABASE_URL: database }).redis).toBeNull();
+    expect(parseServerArgs([], { REDIS_URL: redis }).redis).toBeNull();
+    expect(parseServerArgs(["--data-dir", "./data"], { REDIS_URL: redis }).redis).toBeNull();
   });
 
   it("should refuse what it does not know, and bad values, naming them", () => {
@@ -83,6 +95,12 @@ describe("playfield-server's arguments", () => {
     expect(refusal(["import", "a.jsonl", "b.jsonl", "--data-dir", "d"])).toMatch(/^import needs one FILE/);
     expect(refusal(["export", "world.jsonl"])).toBe("export needs --data-dir or --database-url (or DATABASE_URL): a server in memory keeps nothing once it stops");
     expect(refusal(["import", "world.jsonl", "--data-dir", "d", "--port", "80"])).toBe("--port is an option of the server, not of import");
+    expect(refusal(["import", "world.jsonl", "--database-url", "postgres://h/db", "--redis-url", "redis://r"])).toBe("--redis-url is an option of the server, not of import");
+    expect(refusal(["--redis-url", "redis://127.0.0.1:6379"])).toMatch(/^--redis-url shares realtime events and presence between server processes on one PostgreSQL server: give --database-url/);
+    expect(refusal(["--database-url", "postgres://h/db", "--redis-url", "http://:secret@r:6379"])).toBe('--redis-url must be a redis:// or rediss:// URL, got "http://:***@r:6379"');
+    expect(refusal([], { DATABASE_URL: "postgres://h/db", REDIS_URL: "r:6379" })).toMatch(/^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(refusal(["--database-url", "postgres://h/db", "--redis-prefix", "p:"])).toBe("--redis-prefix goes with --redis-url (or REDIS_URL)");
+    expect(refusal(["--database-url", "postgres://h/db", "--redis-url", "redis://r", "--redis-prefix", "a b"])).toMatch(/^--redis-prefix must be 1 to 64/);
     expect(refusal(["--shutdown-timeout", "10s"])).toBe('--shutdown-timeout must be a number of seconds from 0 to 3600, got "10s"');
   });
 });

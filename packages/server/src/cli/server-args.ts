@@ -20,12 +20,16 @@ Options:
   --database-url URL  keep the data on a PostgreSQL server, such as postgres://user@host:5432/db
                       (default: $DATABASE_URL; without either, the data is in memory)
   --database-schema S the PostgreSQL schema holding the tables (default: public)
+  --redis-url URL     share realtime events and presence with the other server processes on this
+                      PostgreSQL through Redis, such as redis://127.0.0.1:6379 (default: $REDIS_URL, read
+                      only with a PostgreSQL server; without either, this process must run alone)
+  --redis-prefix P    the prefix of this deployment's Redis keys and channels (default: playfield:)
   --demo              start with a demo creator and a few public experiences to list and join
   --shutdown-timeout S  on SIGTERM or Ctrl-C, how long requests, WebSockets and transactions under way
                       may take to finish before they are cut, in seconds (default: 10)
   -h, --help          print this and exit
 
-Environment: PORT, HOST, DATABASE_URL, and PLAYFIELD_ENV=production for production defaults (no loopback pages,
+Environment: PORT, HOST, DATABASE_URL, REDIS_URL, and PLAYFIELD_ENV=production for production defaults (no loopback pages,
 the full password hashing cost). Stop it with Ctrl-C or SIGTERM: it stops accepting connections, answers
 503 on /readyz, lets what is under way finish, closes WebSockets with 1012 and exits 0; a second Ctrl-C
 stops at once.
@@ -41,6 +45,8 @@ export interface ServerArgs {
   webOrigins: string[];
   demo: boolean;
   storage: StorageChoice;
+  /** The Redis that processes on one PostgreSQL share; null: this process runs alone. */
+  redis: RedisChoice | null;
   /** How long a graceful shutdown may take, in ms. */
   shutdownTimeoutMs: number;
 }
@@ -50,6 +56,12 @@ export type StorageChoice =
   | { kind: "memory" }
   | { kind: "data-dir"; dataDir: string }
   | { kind: "postgres"; url: string; schema: string };
+
+/** The Redis several processes share, and the prefix that keeps this deployment's keys apart. */
+export interface RedisChoice {
+  url: string;
+  keyPrefix: string;
+}
 
 /** A command line that cannot run: the message says why; the process exits 2. */
 export class UsageError extends Error {
@@ -98,6 +110,8 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
         "data-dir": { type: "string" },
         "database-url": { type: "string" },
         "database-schema": { type: "string" },
+        "redis-url": { type: "string" },
+        "redis-prefix": { type: "string" },
         "shutdown-timeout": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -111,7 +125,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
   let command: ServerArgs["command"] = { kind: "serve" };
   if (worldCommand) {
     if (positionals.length !== 1 || positionals[0] === "") throw new UsageError(`${worldCommand} needs one FILE, such as: playfield-server ${worldCommand} world.jsonl --data-dir ./data`);
-    const serving = (["port", "host", "web-origin", "demo", "shutdown-timeout"] as const).find((name) => values[name] !== undefined);
+    const serving = (["port", "host", "web-origin", "demo", "shutdown-timeout", "redis-url", "redis-prefix"] as const).find((name) => values[name] !== undefined);
     if (serving) throw new UsageError(`--${serving} is an option of the server, not of ${worldCommand}`);
     if (storage.kind === "memory") {
       throw new UsageError(`${worldCommand} needs --data-dir or --database-url (or DATABASE_URL): ${worldCommand === "export"
@@ -130,6 +144,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     webOrigins: (values["web-origin"] ?? []).map(originOf),
     demo: values.demo ?? false,
     storage,
+    redis: redisOf(storage, values["redis-url"], env.REDIS_URL, values["redis-prefix"]),
     shutdownTimeoutMs: values["shutdown-timeout"] !== undefined ? secondsOf(values["shutdown-timeout"], "--shutdown-timeout") * 1000 : 10_000,
   };
 }
@@ -159,7 +174,31 @@ function storageOf(dataDir: string | undefined, databaseUrl: string | undefined,
   return { kind: "postgres", url, schema: schema ?? "public" };
 }
 
+/** Redis serves processes that share a PostgreSQL; REDIS_URL counts only then, so an exported one never stops `npm start`. */
+function redisOf(storage: StorageChoice, flagUrl: string | undefined, envUrl: string | undefined, prefix: string | undefined): RedisChoice | null {
+  const url = flagUrl ?? (storage.kind === "postgres" ? envUrl || undefined : undefined);
+  if (url === undefined) {
+    if (prefix !== undefined) throw new UsageError("--redis-prefix goes with --redis-url (or REDIS_URL)");
+    return null;
+  }
+  if (storage.kind !== "postgres") {
+    throw new UsageError("--redis-url shares realtime events and presence between server processes on one PostgreSQL server: give --database-url (or DATABASE_URL) too");
+  }
+  const from = flagUrl !== undefined ? "--redis-url" : "REDIS_URL";
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    // refused below
+  }
+  if (protocol !== "redis:" && protocol !== "rediss:") throw new UsageError(`${from} must be a redis:// or rediss:// URL, got ${JSON.stringify(redact(url))}`);
+  if (prefix !== undefined && !/^[A-Za-z0-9_:.-]{1,64}$/.test(prefix)) {
+    throw new UsageError(`--redis-prefix must be 1 to 64 letters, digits or _ : . -, got ${JSON.stringify(prefix)}`);
+  }
+  return { url, keyPrefix: prefix ?? "playfield:" };
+}
+
 /** A URL without its password, for messages. */
 export function redact(url: string): string {
-  return url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
+  return url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@");
 }

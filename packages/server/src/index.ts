@@ -34,3 +34,4 @@ export type { HandlerContext } from "./rpc/handler-context.js";
 export type { Caller } from "./rpc/caller.js";
 export { authResponse, newUser, openDevice, saveUser } from "./services/identity/accounts.js";
 export { putMember } from "./services/session/roster.js";
+export { orderedRank } from "./services/datastore/ordered-rank.js";

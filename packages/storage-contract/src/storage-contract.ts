@@ -70,6 +70,17 @@ const Players = defineTable<Player>()({
   },
 });
 
+/** A leaderboard: counted indexes, so that counts and offsets cost the same at any size. */
+interface Rank { id: string; board: string; score: number }
+const Ranks = defineTable<Rank>()({
+  name: "contract_ranks",
+  primaryKey: (row) => row.id,
+  indexes: {
+    byScore: { key: (row) => [row.board, row.score], counted: true },
+    byId: { key: (row) => [row.board, row.id], unique: true, counted: true },
+  },
+});
+
 interface Member { id: string; room: string }
 const Members = defineTable<Member>()({
   name: "contract_members",
@@ -735,9 +746,86 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
       });
     });
 
+    describe("counted indexes", () => {
+      /** What a query on Ranks.byScore must answer: the rows of `board`, by score then id. */
+      const model = (rows: Iterable<Rank>, board: string) => [...rows].filter((row) => row.board === board).sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+      it("should count and page like any index across a thousand rows, after inserts, moves and deletes", async () => {
+        // A thousand rows: many buckets' worth for an adapter that keeps counts of key ranges (its tests may make buckets small).
+        const rows = new Map<string, Rank>();
+        // Scores scattered by multiplying by primes: ties, and no order shared with the ids.
+        const add = (row: Rank) => rows.set(row.id, row);
+        for (let i = 0; i < 1_100; i++) add({ id: `r${String(i).padStart(4, "0")}`, board: i % 10 === 0 ? "other" : "b", score: (i * 7_919) % 500 });
+        await putAll(Ranks, [...rows.values()]);
+        // Moves (a new score), a few new rows, and deletes, in one transaction.
+        const moved = [...rows.values()].filter((_, i) => i % 7 === 0).map((row, i) => ({ ...row, score: (i * 104_729 + 7) % 500 }));
+        const gone = [...rows.keys()].filter((_, i) => i % 11 === 3);
+        await run(async (tx) => {
+          for (const row of moved) await tx.put(Ranks, row);
+          for (const id of gone) await tx.delete(Ranks, id);
+        });
+        for (const row of moved) add(row);
+        for (const id of gone) rows.delete(id);
+        const b = model(rows.values(), "b");
+
+        expect(await count(Ranks, "byScore", { equals: ["b"] })).toBe(b.length);
+        expect(await count(Ranks, "byScore")).toBe(rows.size);
+        for (const [gte, lt] of [[0, 250], [100, 101], [123, 456], [499, 600]] as const) {
+          expect(await count(Ranks, "byScore", { equals: ["b"], range: { gte, lt } })).toBe(b.filter((row) => row.score >= gte && row.score < lt).length);
+        }
+        expect(await count(Ranks, "byScore", { equals: ["b"], cap: 700 })).toBe(Math.min(700, b.length));
+        expect(await count(Ranks, "byId", { equals: ["b"], range: { gt: "r0500" } })).toBe(b.filter((row) => row.id > "r0500").length);
+        for (const offset of [0, 1, 63, 64, 200, 511, 512, b.length - 3, b.length, b.length + 5]) {
+          expect(ids(await query(Ranks, "byScore", { equals: ["b"], offset, limit: 5 }))).toEqual(ids(b.slice(offset, offset + 5)));
+          expect(ids(await query(Ranks, "byScore", { equals: ["b"], order: "desc", offset, limit: 5 }))).toEqual(ids([...b].reverse().slice(offset, offset + 5)));
+        }
+        const above = b.filter((row) => row.score >= 200);
+        expect(ids(await query(Ranks, "byScore", { equals: ["b"], range: { gte: 200 }, offset: 400, limit: 3 }))).toEqual(ids(above.slice(400, 403)));
+        expect(ids(await query(Ranks, "byScore", { equals: ["b"], range: { lt: 300 }, order: "desc", offset: 450, limit: 3 }))).toEqual(ids(b.filter((row) => row.score < 300).reverse().slice(450, 453)));
+      });
+
+      it("should keep counts with the transaction: a failed transaction's writes are not counted, its own writes are", async () => {
+        await putAll(Ranks, Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, board: "b", score: i })));
+        await expect(run(async (tx) => {
+          for (let i = 40; i < 60; i++) await tx.put(Ranks, { id: `r${i}`, board: "b", score: i });
+          await tx.delete(Ranks, "r0");
+          expect(await tx.count(Ranks, "byScore", { equals: ["b"] })).toBe(59);
+          throw new Error("boom");
+        })).rejects.toThrow("boom");
+        expect(await count(Ranks, "byScore", { equals: ["b"] })).toBe(40);
+        expect(ids(await query(Ranks, "byScore", { equals: ["b"], order: "desc", offset: 35 }))).toEqual(["r4", "r3", "r2", "r1", "r0"]);
+      });
+
+      it("should stay exact under 16 concurrent writers of one board, each finishing in a bounded number of runs", async () => {
+        await putAll(Ranks, Array.from({ length: 200 }, (_, i) => ({ id: `r${String(i).padStart(3, "0")}`, board: "b", score: i })));
+        // Each writer adds to scores (moving rows) and inserts rows of its own, like IncrementOrdered on one leaderboard.
+        const runs = await Promise.all(Array.from({ length: 16 }, async (_, w) => {
+          let most = 0;
+          for (let step = 0; step < 8; step++) {
+            let times = 0;
+            await run(async (tx) => {
+              times++;
+              const id = step % 2 === 0 ? `w${w}-${step}` : `r${String((w * 13 + step * 7) % 200).padStart(3, "0")}`;
+              const row = await tx.get(Ranks, id);
+              await pause();
+              await tx.put(Ranks, { id, board: "b", score: (row?.score ?? 0) + 50 + w });
+            });
+            most = Math.max(most, times);
+          }
+          return most;
+        }));
+        const rows = await query(Ranks, "byScore", { equals: ["b"] });
+        expect(rows).toHaveLength(200 + 16 * 4);
+        expect(await count(Ranks, "byScore", { equals: ["b"] })).toBe(rows.length);
+        expect(await count(Ranks, "byScore", { equals: ["b"], range: { gte: 100 } })).toBe(rows.filter((row) => row.score >= 100).length);
+        expect(ids(await query(Ranks, "byScore", { equals: ["b"], order: "desc", offset: 150, limit: 10 }))).toEqual(ids([...rows].reverse().slice(150, 160)));
+        expect(Math.max(...runs)).toBeLessThanOrEqual(MAX_RUNS_UNDER_CONTENTION);
+      });
+    });
+
     describe("Storage.init", () => {
       it("should set up the tables named, any number of times, and leave them usable", async () => {
-        await storage.init([Accounts, Scores, Items, Players, Members]);
+        await storage.init([Accounts, Scores, Items, Players, Members, Ranks]);
         await storage.init([Accounts]);
         await putAll(Items, [{ id: "i1", group: "a", n: 1, tag: "t" }]);
         expect(ids(await query(Items, "byTag", { equals: ["t"] }))).toEqual(["i1"]);

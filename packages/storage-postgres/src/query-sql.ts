@@ -9,8 +9,11 @@
  *   lt v   upper encodeKey(P ++ v)                        lte v  upper encodeKey(P ++ v) ++ END_OF_PREFIX
  *
  * The tightest lower and upper bound are kept; an empty range needs no SQL.
+ * On a counted index, a count and a page past a bucket's worth of entries
+ * use the bucket counts instead (counted-index.ts).
  */
 import type { CountQuery, IndexKey, KeyRange, Query } from "@playfield/core";
+import { ABOVE_EVERY_KEY, countedCountSql, countedOf, countedPageSql, type BucketSizes } from "./counted-index.js";
 import { encodeKey, encodePrefixEnd } from "./key-encoding.js";
 import type { IndexLayout, TableLayout } from "./table-layout.js";
 
@@ -18,16 +21,26 @@ import type { IndexLayout, TableLayout } from "./table-layout.js";
 export interface Statement {
   text: string;
   params: unknown[];
+  /** A count's cap still to apply to its answer (a count from bucket counts is exact, not capped). */
+  cap?: number | undefined;
 }
 
+const EMPTY = new Uint8Array(0);
+
 /** The select of a query's rows, or null when no row can match. */
-export function selectSql(table: TableLayout, index: IndexLayout, query: Query): Statement | null {
+export function selectSql(table: TableLayout, index: IndexLayout, query: Query, sizes: BucketSizes): Statement | null {
   const offset = checkCount("offset", query.offset) ?? 0;
   const limit = checkCount("limit", query.limit) ?? null;
-  const params: unknown[] = [];
-  const where = whereOf(index, query, params);
-  if (where === null || limit === 0) return null;
+  const bounds = boundsOf(query);
+  if (bounds === null || limit === 0) return null;
   const desc = query.order === "desc";
+  const counted = countedOf(table.sql, index);
+  // Skipping fewer entries than a bucket holds is cheaper done by the database's own OFFSET.
+  if (counted !== null && offset >= sizes.rows && query.after === undefined) {
+    return { text: countedPageSql(counted, desc), params: [bounds.lower ?? EMPTY, bounds.upper ?? ABOVE_EVERY_KEY, offset, limit] };
+  }
+  const params: unknown[] = [];
+  const where = whereOf(index, bounds, params);
   const column = index.column;
   if (query.after) {
     checkElements("cursor", query.after.key);
@@ -47,11 +60,17 @@ export function selectSql(table: TableLayout, index: IndexLayout, query: Query):
 }
 
 /** The count of a query's rows, or null when no row can match. */
-export function countSql(table: TableLayout, index: IndexLayout, query: CountQuery): Statement | null {
+export function countSql(table: TableLayout, index: IndexLayout, query: CountQuery, sizes: BucketSizes): Statement | null {
   const cap = checkCount("count cap", query.cap);
+  const bounds = boundsOf(query);
+  if (bounds === null || cap === 0) return null;
+  const counted = countedOf(table.sql, index);
+  // A cap under a bucket's worth is cheaper walked than counted from buckets.
+  if (counted !== null && (cap === undefined || cap > sizes.rows)) {
+    return { text: countedCountSql(counted), params: [bounds.lower ?? EMPTY, bounds.upper ?? ABOVE_EVERY_KEY], cap };
+  }
   const params: unknown[] = [];
-  const where = whereOf(index, query, params);
-  if (where === null || cap === 0) return null;
+  const where = whereOf(index, bounds, params);
   const rows = `FROM ${table.sql} WHERE ${where.join(" AND ")}`;
   // With a cap, the database stops reading index entries once it has counted that many.
   if (cap === undefined) return { text: `SELECT count(*)::int AS n ${rows}`, params };
@@ -59,8 +78,8 @@ export function countSql(table: TableLayout, index: IndexLayout, query: CountQue
   return { text: `SELECT count(*)::int AS n FROM (SELECT 1 ${rows} LIMIT $${params.length}::bigint) AS capped`, params };
 }
 
-/** The conditions of `equals` and `range` (parameters pushed onto `params`), or null for an empty range. */
-function whereOf(index: IndexLayout, query: Pick<Query, "equals" | "range">, params: unknown[]): string[] | null {
+/** The byte range of `equals` and `range` (null where unbounded), or null when it is empty. */
+function boundsOf(query: Pick<Query, "equals" | "range">): { lower: Uint8Array | null; upper: Uint8Array | null } | null {
   const equals = query.equals ?? [];
   checkElements("equals", equals);
   const range: KeyRange = query.range ?? {};
@@ -81,7 +100,11 @@ function whereOf(index: IndexLayout, query: Pick<Query, "equals" | "range">, par
   const lower = lowers.reduce<Uint8Array | null>((max, b) => (max === null || Buffer.compare(b, max) > 0 ? b : max), null);
   const upper = uppers.reduce<Uint8Array | null>((min, b) => (min === null || Buffer.compare(b, min) < 0 ? b : min), null);
   if (lower !== null && upper !== null && Buffer.compare(lower, upper) >= 0) return null;
+  return { lower, upper };
+}
 
+/** The conditions of a byte range on the index column (parameters pushed onto `params`). */
+function whereOf(index: IndexLayout, { lower, upper }: { lower: Uint8Array | null; upper: Uint8Array | null }, params: unknown[]): string[] {
   const where: string[] = [];
   if (lower !== null) where.push(`${index.column} >= $${params.push(lower)}::bytea`);
   if (upper !== null) where.push(`${index.column} < $${params.push(upper)}::bytea`);

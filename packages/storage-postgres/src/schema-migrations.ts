@@ -9,12 +9,15 @@
  * which index, unique or not, at which version). A declared table whose
  * indexes differ from its recorded layout is migrated: a new index gets a
  * new column filled from the stored rows, a dropped one loses its column,
- * a new version re-encodes its keys, a changed `unique` rebuilds its btree.
+ * a new version re-encodes its keys, a changed `unique` rebuilds its btree,
+ * an index made counted gets its counts table (counted from the rows), one
+ * no longer counted loses it.
  */
 import type { TableDef } from "@playfield/core";
+import { createCountsSql, rebuildCountsSql, type BucketSizes } from "./counted-index.js";
 import { decodeRow } from "./row-codec.js";
 import type { SqlSession } from "./sql-database.js";
-import { checkTableDef, encodedKeyOf, ident, indexVersion, tableLayout, type IndexLayout, type StoredLayout, type TableLayout } from "./table-layout.js";
+import { checkTableDef, countsTableName, encodedKeyOf, ident, indexVersion, tableLayout, type IndexLayout, type StoredIndex, type StoredLayout, type TableLayout } from "./table-layout.js";
 
 /** The adapter's own schema changes, in order; a database records how many it has applied. */
 const MIGRATIONS: readonly ((schema: string) => string[])[] = [
@@ -32,14 +35,14 @@ const BATCH = 1_000;
  * indexes, migrating as needed, and answers their layouts. Opens and ends
  * its own transaction on `session`.
  */
-export async function ensureTables(session: SqlSession, schema: string, defs: readonly TableDef<unknown>[]): Promise<TableLayout[]> {
+export async function ensureTables(session: SqlSession, schema: string, defs: readonly TableDef<unknown>[], sizes: BucketSizes): Promise<TableLayout[]> {
   for (const def of defs) checkTableDef(def);
   await session.query("BEGIN");
   try {
     await session.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOCK_SPACE, schema]);
     await migrate(session, schema);
     const layouts: TableLayout[] = [];
-    for (const def of defs) layouts.push(tableLayout(schema, def, await ensureTable(session, schema, def)));
+    for (const def of defs) layouts.push(tableLayout(schema, def, await ensureTable(session, schema, def, sizes), sizes));
     await session.query("COMMIT");
     return layouts;
   } catch (error) {
@@ -48,12 +51,12 @@ export async function ensureTables(session: SqlSession, schema: string, defs: re
   }
 }
 
-/** The tables the adapter created in `schema`, for `clear`; empty when it created none. */
-export async function managedTables(session: SqlSession, schema: string): Promise<string[]> {
+/** The tables the adapter created in `schema`, with their recorded layouts, by name; empty when it created none. */
+export async function managedTables(session: SqlSession, schema: string): Promise<{ name: string; layout: StoredLayout }[]> {
   const rows = await session.query<{ name: string | null }>(`SELECT to_regclass($1) AS name`, [`${ident(schema)}._playfield_tables`]);
   if (rows[0]?.name == null) return [];
-  const tables = await session.query<{ name: string }>(`SELECT name FROM ${ident(schema)}._playfield_tables ORDER BY name`);
-  return tables.map((row) => row.name);
+  const tables = await session.query<{ name: string; layout: string }>(`SELECT name, layout FROM ${ident(schema)}._playfield_tables ORDER BY name`);
+  return tables.map((row) => ({ name: row.name, layout: JSON.parse(row.layout) as StoredLayout }));
 }
 
 async function migrate(session: SqlSession, schema: string): Promise<void> {
@@ -71,7 +74,7 @@ async function migrate(session: SqlSession, schema: string): Promise<void> {
 }
 
 /** Creates or migrates one table; answers its layout as now recorded. */
-async function ensureTable(session: SqlSession, schema: string, def: TableDef<unknown>): Promise<StoredLayout> {
+async function ensureTable(session: SqlSession, schema: string, def: TableDef<unknown>, sizes: BucketSizes): Promise<StoredLayout> {
   const tables = `${ident(schema)}._playfield_tables`;
   const table = `${ident(schema)}.${ident(def.name)}`;
   const [found] = await session.query<{ layout: string }>(`SELECT layout FROM ${tables} WHERE name = $1`, [def.name]);
@@ -80,11 +83,9 @@ async function ensureTable(session: SqlSession, schema: string, def: TableDef<un
   if (!found) {
     const layout: StoredLayout = { indexes: {}, next: declared.length + 1 };
     declared.forEach((name, i) => {
-      layout.indexes[name] = { column: `k${i + 1}`, unique: def.indexes[name]!.unique === true, version: indexVersion(def, name) };
+      layout.indexes[name] = storedIndex(def, name, `k${i + 1}`);
     });
-    const columns = Object.values(layout.indexes).map((index) => `, ${index.column} bytea`).join("");
-    await session.query(`CREATE TABLE ${table} (id bytea PRIMARY KEY, data text NOT NULL${columns})`);
-    for (const index of Object.values(layout.indexes)) await createIndex(session, schema, def.name, index.column, index.unique);
+    await createTable(session, schema, def.name, layout);
     await session.query(`INSERT INTO ${tables} (name, layout) VALUES ($1, $2)`, [def.name, JSON.stringify(layout)]);
     return layout;
   }
@@ -96,26 +97,68 @@ async function ensureTable(session: SqlSession, schema: string, def: TableDef<un
     if (Object.hasOwn(def.indexes, name)) continue;
     await session.query(`DROP INDEX IF EXISTS ${ident(schema)}.${ident(`${def.name}_${index.column}`)}`);
     await session.query(`ALTER TABLE ${table} DROP COLUMN ${index.column}`);
+    await session.query(`DROP TABLE IF EXISTS ${countsTable(schema, def.name, index.column)}`);
     changed = true;
   }
   for (const name of declared) {
-    const unique = def.indexes[name]!.unique === true;
-    const version = indexVersion(def, name);
     const old = Object.hasOwn(stored.indexes, name) ? stored.indexes[name]! : undefined;
-    if (old && old.unique === unique && old.version === version) {
+    const wanted = storedIndex(def, name, old?.column ?? `k${next.next}`);
+    if (old && JSON.stringify(old) === JSON.stringify(wanted)) {
       next.indexes[name] = old;
       continue;
     }
     changed = true;
-    const column = old?.column ?? `k${next.next++}`;
-    if (old) await session.query(`DROP INDEX IF EXISTS ${ident(schema)}.${ident(`${def.name}_${column}`)}`);
-    else await session.query(`ALTER TABLE ${table} ADD COLUMN ${column} bytea`);
-    if (!old || old.version !== version) await fillColumn(session, schema, def.name, { name, column, unique, key: def.indexes[name]!.key });
-    await createIndex(session, schema, def.name, column, unique);
-    next.indexes[name] = { column, unique, version };
+    const { column, unique, version } = wanted;
+    if (!old) next.next++;
+    if (!old || old.unique !== unique || old.version !== version) {
+      if (old) await session.query(`DROP INDEX IF EXISTS ${ident(schema)}.${ident(`${def.name}_${column}`)}`);
+      else await session.query(`ALTER TABLE ${table} ADD COLUMN ${column} bytea`);
+      if (!old || old.version !== version) await fillColumn(session, schema, def.name, { name, column, unique, key: def.indexes[name]!.key, counts: null });
+      await createIndex(session, schema, def.name, column, unique);
+    }
+    // Counts made anew whenever the keys may have changed; dropped when the index is no longer counted.
+    const counts = countsTable(schema, def.name, column);
+    await session.query(`DROP TABLE IF EXISTS ${counts}`);
+    if (wanted.counted) {
+      for (const statement of createCountsSql(counts)) await session.query(statement);
+      await recount(session, table, counts, column, unique, sizes);
+    }
+    next.indexes[name] = wanted;
   }
   if (changed) await session.query(`UPDATE ${tables} SET layout = $2 WHERE name = $1`, [def.name, JSON.stringify(next)]);
   return next;
+}
+
+/** How `def` declares index `name`, in column `column`, as the layout records it. */
+function storedIndex(def: TableDef<unknown>, name: string, column: string): StoredIndex {
+  const index = def.indexes[name]!;
+  return { column, unique: index.unique === true, version: indexVersion(def, name), ...(index.counted === true ? { counted: true as const } : {}) };
+}
+
+/** Creates a table as `layout` records it: the table, a btree per index, a counts table per counted index. */
+export async function createTable(session: SqlSession, schema: string, name: string, layout: StoredLayout): Promise<void> {
+  const indexes = Object.values(layout.indexes);
+  await session.query(`CREATE TABLE ${ident(schema)}.${ident(name)} (id bytea PRIMARY KEY, data text NOT NULL${indexes.map((index) => `, ${index.column} bytea`).join("")})`);
+  for (const index of indexes) {
+    await createIndex(session, schema, name, index.column, index.unique);
+    if (index.counted) for (const statement of createCountsSql(countsTable(schema, name, index.column))) await session.query(statement);
+  }
+}
+
+/** Counts every counted index of a table again from its rows (after a restore or a bulk load). */
+export async function recountTable(session: SqlSession, schema: string, name: string, layout: StoredLayout, sizes: BucketSizes): Promise<void> {
+  for (const index of Object.values(layout.indexes)) {
+    if (index.counted) await recount(session, `${ident(schema)}.${ident(name)}`, countsTable(schema, name, index.column), index.column, index.unique, sizes);
+  }
+}
+
+async function recount(session: SqlSession, table: string, counts: string, column: string, unique: boolean, sizes: BucketSizes): Promise<void> {
+  for (const statement of rebuildCountsSql({ table, column, counts, unique }, sizes)) await session.query(statement);
+}
+
+/** The counts table of a column, schema-qualified and quoted. */
+export function countsTable(schema: string, table: string, column: string): string {
+  return `${ident(schema)}.${ident(countsTableName(table, column))}`;
 }
 
 export async function createIndex(session: SqlSession, schema: string, table: string, column: string, unique: boolean): Promise<void> {

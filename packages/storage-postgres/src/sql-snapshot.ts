@@ -5,7 +5,8 @@
  * snapshot has and the schema lacks is made from its recorded layout.
  */
 import type { StorageSnapshot } from "@playfield/core";
-import { createIndex } from "./schema-migrations.js";
+import type { BucketSizes } from "./counted-index.js";
+import { createTable, managedTables, recountTable } from "./schema-migrations.js";
 import type { SqlSession } from "./sql-database.js";
 import { ident, type StoredLayout } from "./table-layout.js";
 
@@ -26,7 +27,7 @@ export async function takeSnapshot(session: SqlSession, schema: string): Promise
   await session.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
   try {
     const tables: TableCopy[] = [];
-    for (const { name, layout } of await layouts(session, schema)) {
+    for (const { name, layout } of await managedTables(session, schema)) {
       const columns = keyColumns(layout);
       const rows = await session.query<Record<string, string | null>>(
         `SELECT encode(id, 'hex') AS id, data${columns.map((c) => `, encode(${c}, 'hex') AS ${c}`).join("")} FROM ${table(schema, name)} ORDER BY id`,
@@ -46,11 +47,11 @@ export async function takeSnapshot(session: SqlSession, schema: string): Promise
  * a snapshot that does not load changes nothing. Tables the snapshot lacks
  * are emptied; a table whose layout changed since is refused.
  */
-export async function restoreSnapshot(session: SqlSession, schema: string, snapshot: StorageSnapshot): Promise<void> {
+export async function restoreSnapshot(session: SqlSession, schema: string, snapshot: StorageSnapshot, sizes: BucketSizes): Promise<void> {
   const copies = tablesOf(snapshot);
   await session.query("BEGIN");
   try {
-    const current = new Map((await layouts(session, schema)).map(({ name, layout }) => [name, layout]));
+    const current = new Map((await managedTables(session, schema)).map(({ name, layout }) => [name, layout]));
     for (const copy of copies) {
       const layout = current.get(copy.name);
       if (layout === undefined) await createFromLayout(session, schema, copy.name, copy.layout);
@@ -59,6 +60,8 @@ export async function restoreSnapshot(session: SqlSession, schema: string, snaps
       }
     }
     for (const name of current.keys()) await session.query(`DELETE FROM ${table(schema, name)}`);
+    // Counts are not copied: they are counted again from the restored rows.
+    for (const [name, layout] of current) if (!copies.some((copy) => copy.name === name)) await recountTable(session, schema, name, layout, sizes);
     for (const copy of copies) {
       const columns = keyColumns(copy.layout);
       const names = ["id", "data", ...columns];
@@ -68,6 +71,7 @@ export async function restoreSnapshot(session: SqlSession, schema: string, snaps
         const batch = copy.rows.slice(i, i + BATCH);
         await session.query(text, names.map((_, c) => batch.map((row) => row[c] ?? null)));
       }
+      await recountTable(session, schema, copy.name, copy.layout, sizes);
     }
     await session.query("COMMIT");
   } catch (error) {
@@ -76,18 +80,10 @@ export async function restoreSnapshot(session: SqlSession, schema: string, snaps
   }
 }
 
-async function layouts(session: SqlSession, schema: string): Promise<{ name: string; layout: StoredLayout }[]> {
-  const [found] = await session.query<{ name: string | null }>(`SELECT to_regclass($1) AS name`, [`${ident(schema)}._playfield_tables`]);
-  if (found?.name == null) return [];
-  const rows = await session.query<{ name: string; layout: string }>(`SELECT name, layout FROM ${ident(schema)}._playfield_tables ORDER BY name`);
-  return rows.map((row) => ({ name: row.name, layout: JSON.parse(row.layout) as StoredLayout }));
-}
-
 async function createFromLayout(session: SqlSession, schema: string, name: string, layout: StoredLayout): Promise<void> {
   if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`a snapshot names a table ${JSON.stringify(name)} no declaration could have`);
-  const indexes = Object.values(layout.indexes);
-  await session.query(`CREATE TABLE ${table(schema, name)} (id bytea PRIMARY KEY, data text NOT NULL${indexes.map((index) => `, ${checkedColumn(index.column)} bytea`).join("")})`);
-  for (const index of indexes) await createIndex(session, schema, name, index.column, index.unique);
+  for (const index of Object.values(layout.indexes)) checkedColumn(index.column);
+  await createTable(session, schema, name, layout);
   await session.query(`INSERT INTO ${ident(schema)}._playfield_tables (name, layout) VALUES ($1, $2)`, [name, JSON.stringify(layout)]);
 }
 

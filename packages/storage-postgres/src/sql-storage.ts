@@ -10,13 +10,14 @@
  * port allows (a transaction's function has no side effects outside it).
  */
 import { UniqueViolation, type CountQuery, type Query, type Storage, type TableDef, type TransactOptions, type Tx } from "@playfield/core";
+import { bucketBounds, clearCountsCtes, DEFAULT_BUCKET_ROWS, mergeSql, splitSql, type BucketSizes } from "./counted-index.js";
 import { encodeKey } from "./key-encoding.js";
 import { countSql, selectSql } from "./query-sql.js";
 import { backoffMs, DEFAULT_MAX_ATTEMPTS, isRetryable } from "./retry-policy.js";
 import { decodeRow, encodeRow } from "./row-codec.js";
 import { inlineParams } from "./sql-literal.js";
 import { restoreSnapshot, takeSnapshot } from "./sql-snapshot.js";
-import { ensureTables, managedTables } from "./schema-migrations.js";
+import { countsTable, ensureTables, managedTables, recountTable } from "./schema-migrations.js";
 import { createQueue, type SqlDatabase, type SqlSession } from "./sql-database.js";
 import { encodedKeyOf, ident, type IndexLayout, type TableLayout } from "./table-layout.js";
 
@@ -26,12 +27,25 @@ export interface SqlStorageOptions {
   schema?: string;
   /** How many times a transaction runs at most when it keeps conflicting (default 40). */
   maxAttempts?: number;
+  /**
+   * Index entries per bucket of a counted index's counts (default 1,024;
+   * docs/storage.md weighs it). Tests make it small, so that a few rows split and merge buckets.
+   */
+  countedBucketRows?: number;
 }
 
 /** The storage port on PostgreSQL or PGlite, with what a process needs around it. */
 export interface SqlStorage extends Storage {
   /** The schema holding the tables. */
   readonly schema: string;
+  /**
+   * Writes many rows of one table at once, outside any transaction of the
+   * port, for imports and benchmarks: multi-row inserts in one database
+   * transaction (a row replaces the one with its primary key; two rows with
+   * one primary key, or a unique key held twice, fail the whole load),
+   * counted indexes recounted once at the end, then the table analyzed.
+   */
+  load<R>(table: TableDef<R>, rows: readonly R[]): Promise<void>;
   /** Closes the database connections. */
   close(): Promise<void>;
 }
@@ -45,6 +59,8 @@ export interface SqlStorage extends Storage {
 export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptions = {}): SqlStorage {
   const schema = options.schema ?? "public";
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const sizes: BucketSizes = { rows: options.countedBucketRows ?? DEFAULT_BUCKET_ROWS };
+  if (!Number.isInteger(sizes.rows) || sizes.rows < 2) throw new Error(`countedBucketRows must be a whole number ≥ 2, got ${sizes.rows}`);
   if (!/^[a-z_][a-z0-9_]*$/.test(schema) || schema.length > 63) {
     throw new Error(`schema ${JSON.stringify(schema)}: use lowercase letters, digits and _, at most 63`);
   }
@@ -62,7 +78,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
   const ensure = (defs: readonly TableDef<unknown>[]) => ensuring(async () => {
     const missing = defs.filter((def) => layoutOf(def) === undefined);
     if (missing.length === 0 && migrated) return;
-    const layouts = await database.session((session) => ensureTables(session, schema, missing));
+    const layouts = await database.session((session) => ensureTables(session, schema, missing, sizes));
     migrated = true;
     for (const layout of layouts) known.set(layout.def.name, layout);
   });
@@ -73,7 +89,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
 
   async function transact<T>(fn: (tx: Tx) => Promise<T>, options: TransactOptions = {}): Promise<T> {
     for (let attempt = 1, tablesMade = 0; ;) {
-      const run = () => database.session((session) => runOnce(session, fn, layoutOf, options.readOnly === true));
+      const run = () => database.session((session) => runOnce(session, fn, layoutOf, options.readOnly === true, sizes));
       const outcome = attempt > OWN_TURNS ? await retryLane(run) : await run();
       if (outcome.kind === "done") return outcome.value;
       if (outcome.kind === "failed") throw outcome.error;
@@ -99,7 +115,10 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
         const tables = await managedTables(session, schema);
         if (tables.length === 0) return;
         // One statement, one round trip; DELETE rather than TRUNCATE, which makes new files for every table (slow on PGlite).
-        const deletes = tables.map((name, i) => `d${i} AS (DELETE FROM ${ident(schema)}.${ident(name)})`);
+        const deletes = tables.flatMap(({ name, layout }, i) => [
+          `d${i} AS (DELETE FROM ${ident(schema)}.${ident(name)})`,
+          ...Object.values(layout.indexes).flatMap((index) => (index.counted ? clearCountsCtes(countsTable(schema, name, index.column), `c${i}_${index.column}`) : [])),
+        ]);
         await session.query(`WITH ${deletes.join(", ")} SELECT 1`);
       });
     },
@@ -107,7 +126,12 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
     snapshot: () => database.session((session) => takeSnapshot(session, schema)),
     async restore(snapshot) {
       await ensure([]);
-      await database.session((session) => restoreSnapshot(session, schema, snapshot));
+      await database.session((session) => restoreSnapshot(session, schema, snapshot, sizes));
+    },
+    async load(def, rows) {
+      await ensure([def as TableDef<unknown>]);
+      const table = layoutOf(def as TableDef<unknown>)!;
+      await database.session((session) => loadRows(session, schema, table, rows, sizes));
     },
     close: () => database.close(),
   };
@@ -133,8 +157,8 @@ class UnknownTable extends Error {
   }
 }
 
-async function runOnce<T>(session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, readOnly: boolean): Promise<Outcome<T>> {
-  const tx = createTx(session, layoutOf, readOnly);
+async function runOnce<T>(session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, readOnly: boolean, sizes: BucketSizes): Promise<Outcome<T>> {
+  const tx = createTx(session, layoutOf, readOnly, sizes);
   let value: T;
   try {
     value = await fn(tx.api);
@@ -174,7 +198,7 @@ async function rollback(session: SqlSession): Promise<void> {
 }
 
 /** A transaction on `session`: the port's Tx, and the first failure of a statement (after which the database refuses the rest). */
-function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, readOnly: boolean) {
+function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, readOnly: boolean, sizes: BucketSizes) {
   const state = { open: true, begun: false, failure: undefined as unknown };
 
   function live(): void {
@@ -215,6 +239,16 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
     }
   }
 
+  /** Splits and merges the buckets a write reported (rare: once per bucketRows writes into one bucket at most). */
+  async function resize(table: TableLayout, reported: Reported | undefined): Promise<void> {
+    if (reported === undefined) return;
+    for (const [j, index] of table.counted.entries()) {
+      const split = reported[`split${j}`], merge = reported[`merge${j}`];
+      if (typeof split === "string") await run(splitSql(index, sizes), bucketBounds(split));
+      if (typeof merge === "string") await run(mergeSql(index, sizes), bucketBounds(merge));
+    }
+  }
+
   const api: Tx = {
     async get<R>(def: TableDef<R>, id: string) {
       const table = layout(def as TableDef<unknown>);
@@ -242,31 +276,34 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
       if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
       const keys = table.indexes.map((index) => encodedKeyOf(def.name, index, row));
       const data = encodeRow(row);
-      const rows = await run<{ clash: number | null }>(table.put, [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)]);
+      const rows = await run<Reported & { clash: number | null }>(table.put, [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)]);
       const clash = rows[0]?.clash;
       if (clash !== undefined && clash !== null) {
         const index = table.indexes[clash]!;
         throw new UniqueViolation(def.name, index.name, keys[clash]!.key);
       }
+      await resize(table, rows[0]);
     },
     async delete<R>(def: TableDef<R>, id: string) {
       const table = writable(def as TableDef<unknown>, "delete from");
-      const rows = await run(`DELETE FROM ${table.sql} WHERE id = $1::bytea RETURNING 1`, [primaryKeyBytes(table, id)]);
-      return rows.length > 0;
+      const rows = await run<Reported & { found: number }>(table.delete, [primaryKeyBytes(table, id)]);
+      await resize(table, rows[0]);
+      // Without counted indexes the statement answers a row per deleted row; with them, one row counting them.
+      return table.counted.length === 0 ? rows.length > 0 : rows[0]!.found > 0;
     },
     async query<R>(def: TableDef<R>, index: string, query: Query = {}) {
       const table = layout(def as TableDef<unknown>);
-      const statement = selectSql(table, indexOf(table, index), query);
+      const statement = selectSql(table, indexOf(table, index), query, sizes);
       if (statement === null) return [];
       const rows = await run<{ data: string }>(statement.text, statement.params);
       return rows.map((row) => decodeRow<R>(row.data));
     },
     async count<R>(def: TableDef<R>, index: string, query: CountQuery = {}) {
       const table = layout(def as TableDef<unknown>);
-      const statement = countSql(table, indexOf(table, index), query);
+      const statement = countSql(table, indexOf(table, index), query, sizes);
       if (statement === null) return 0;
       const rows = await run<{ n: number }>(statement.text, statement.params);
-      return rows[0]!.n;
+      return Math.min(rows[0]!.n, statement.cap ?? Infinity);
     },
   };
 
@@ -283,6 +320,47 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
       state.open = false;
     },
   };
+}
+
+/** What a write statement reports of the buckets of its counted indexes: `split<j>` and `merge<j>`, "bk,bid" in hex or null. */
+type Reported = Record<string, unknown>;
+
+/** Rows written per INSERT by `load`. */
+const LOAD_BATCH = 5_000;
+
+/** `load`: every row in multi-row upserts, then the counts of counted indexes recounted, in one database transaction. */
+async function loadRows(session: SqlSession, schema: string, table: TableLayout, rows: readonly unknown[], sizes: BucketSizes): Promise<void> {
+  const def = table.def;
+  const columns = ["id", "data", ...table.indexes.map((index) => index.column)];
+  const values = columns.map((column, i) => (column === "data" ? `r.c${i}` : `decode(r.c${i}, 'hex')`));
+  const text = `INSERT INTO ${table.sql} (${columns.join(", ")}) SELECT ${values.join(", ")} FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(", ")}) AS r(${columns.map((_, i) => `c${i}`).join(", ")})
+    ON CONFLICT (id) DO UPDATE SET ${columns.slice(1).map((column) => `${column} = EXCLUDED.${column}`).join(", ")}`;
+  await session.query("BEGIN");
+  try {
+    for (let start = 0; start < rows.length; start += LOAD_BATCH) {
+      const batch = rows.slice(start, start + LOAD_BATCH);
+      const params: (string | null)[][] = columns.map(() => []);
+      for (const row of batch) {
+        const id = def.primaryKey(row);
+        if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
+        params[0]!.push(hex(encodeKey([id])));
+        params[1]!.push(encodeRow(row));
+        table.indexes.forEach((index, i) => {
+          const key = encodedKeyOf(def.name, index, row);
+          params[i + 2]!.push(key === null ? null : hex(key.bytes));
+        });
+      }
+      await session.query(text, params);
+    }
+    const [stored] = (await managedTables(session, schema)).filter((found) => found.name === def.name);
+    await recountTable(session, schema, def.name, stored!.layout, sizes);
+    await session.query("COMMIT");
+  } catch (error) {
+    await session.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+  // Fresh statistics, so that the next queries are planned for the table as it now is.
+  await session.query(`ANALYZE ${[table.sql, ...table.counted.map((index) => index.counts)].join(", ")}`);
 }
 
 function primaryKeyBytes(table: TableLayout, id: string): Uint8Array {

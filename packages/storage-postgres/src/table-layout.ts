@@ -6,10 +6,13 @@
  *   k1…  bytea               encodeKey(the row's key) per declared index, NULL when left out of it
  *
  * with one btree per declared index on (kN, id) (unique: on kN alone, a
- * unique index). Columns are numbered, not named after indexes: an index
- * keeps its column while others come and go, and any index name works.
+ * unique index), and for a counted index a table of bucket counts,
+ * `<table>_kN_n` (counted-index.ts). Columns are numbered, not named after
+ * indexes: an index keeps its column while others come and go, and any
+ * index name works.
  */
 import { PRIMARY_INDEX, type IndexKey, type TableDef } from "@playfield/core";
+import { countedOf, moveCountsSql, type BucketSizes, type CountedIndex } from "./counted-index.js";
 import { encodeKey } from "./key-encoding.js";
 
 /** What the database records of a table's indexes (in `_playfield_tables`), by index name. */
@@ -23,6 +26,8 @@ export interface StoredIndex {
   column: string;
   unique: boolean;
   version: number;
+  /** Present (true) only on counted indexes, so that layouts recorded before counts existed read the same. */
+  counted?: true;
 }
 
 /** One index as the adapter uses it: its column, and how to compute a row's key. */
@@ -31,6 +36,8 @@ export interface IndexLayout {
   column: string;
   unique: boolean;
   key: (row: unknown) => IndexKey | null;
+  /** The counts table of a counted index (schema-qualified, quoted); null when the index is not counted. */
+  counts: string | null;
 }
 
 /** A row's key in an index, checked, and its bytes; null when the row is left out of the index. */
@@ -53,13 +60,22 @@ export interface TableLayout {
   indexes: readonly IndexLayout[];
   /** Every queryable index by name, the primary key (`"primary"`, column `id`) included. */
   byName: ReadonlyMap<string, IndexLayout>;
-  /** The upsert of a row, checking unique keys first (see `putSql`). */
+  /** The upsert of a row, checking unique keys first and moving counts (see `putSql`). */
   put: string;
+  /** The delete of a row by id, moving counts (see `deleteSql`). */
+  delete: string;
+  /** The counted indexes, in declaration order (the order of `split<j>` and `merge<j>`). */
+  counted: readonly CountedIndex[];
 }
 
 /** Quotes an SQL identifier. */
 export function ident(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** The counts table of index column `column` (unquoted): `<table>_<column>_n` fits 63 bytes with the longest table name. */
+export function countsTableName(table: string, column: string): string {
+  return `${table}_${column}_n`;
 }
 
 /** The version an index is declared with (1 when not given): a new version re-encodes stored keys. */
@@ -83,19 +99,23 @@ export function checkTableDef(def: TableDef<unknown>): void {
 }
 
 /** The layout of `def` in `schema`, with the columns the database recorded. */
-export function tableLayout(schema: string, def: TableDef<unknown>, stored: StoredLayout): TableLayout {
+export function tableLayout(schema: string, def: TableDef<unknown>, stored: StoredLayout, sizes: BucketSizes): TableLayout {
   const sql = `${ident(schema)}.${ident(def.name)}`;
   const indexes = Object.keys(def.indexes).map((name): IndexLayout => {
     const index = def.indexes[name]!;
-    return { name, column: stored.indexes[name]!.column, unique: index.unique === true, key: index.key };
+    const { column, counted } = stored.indexes[name]!;
+    const counts = counted ? `${ident(schema)}.${ident(countsTableName(def.name, column))}` : null;
+    return { name, column, unique: index.unique === true, key: index.key, counts };
   });
-  const primary: IndexLayout = { name: PRIMARY_INDEX, column: "id", unique: true, key: (row) => [def.primaryKey(row)] };
+  const primary: IndexLayout = { name: PRIMARY_INDEX, column: "id", unique: true, key: (row) => [def.primaryKey(row)], counts: null };
   return {
     def,
     sql,
     indexes,
     byName: new Map([[PRIMARY_INDEX, primary], ...indexes.map((index) => [index.name, index] as const)]),
-    put: putSql(sql, indexes),
+    put: putSql(sql, indexes, sizes),
+    delete: deleteSql(sql, indexes, sizes),
+    counted: indexes.flatMap((index) => countedOf(sql, index) ?? []),
   };
 }
 
@@ -105,15 +125,47 @@ export function tableLayout(schema: string, def: TableDef<unknown>, stored: Stor
  * one of the row's unique keys and writes only if there is none; it answers
  * the position of the first such index (`clash`), or null. (A clash is the
  * caller's error, which must not abort the transaction as a failed INSERT
- * would.)
+ * would.) With counted indexes, the same statement moves their counts and
+ * answers, per counted index, a bucket to split or merge (`split<j>`,
+ * `merge<j>`), or null.
  */
-function putSql(table: string, indexes: readonly IndexLayout[]): string {
+function putSql(table: string, indexes: readonly IndexLayout[], sizes: BucketSizes): string {
   const columns = ["id", "data", ...indexes.map((index) => index.column)];
   const values = columns.map((column, i) => `$${i + 1}::${column === "data" ? "text" : "bytea"}`);
   const upsert = `INSERT INTO ${table} (${columns.join(", ")}) SELECT ${values.join(", ")}`;
   const update = `ON CONFLICT (id) DO UPDATE SET ${columns.slice(1).map((column) => `${column} = EXCLUDED.${column}`).join(", ")}`;
   const unique = indexes.flatMap((index, i) => (index.unique ? [{ i, column: index.column, param: i + 3 }] : []));
-  if (unique.length === 0) return `${upsert} ${update}`;
-  const clash = unique.map(({ i, column, param }) => `SELECT ${i} AS i FROM ${table} WHERE ${column} = $${param}::bytea AND id <> $1::bytea`).join(" UNION ALL ");
-  return `WITH clash AS (${clash}), written AS (${upsert} WHERE NOT EXISTS (SELECT FROM clash) ${update}) SELECT min(i) AS clash FROM clash`;
+  const counted = indexes.flatMap((index, i) => {
+    const found = countedOf(table, index);
+    return found === null ? [] : [{ index: found, param: i + 3 }];
+  });
+  if (unique.length === 0 && counted.length === 0) return `${upsert} ${update}`;
+  const ctes: string[] = [];
+  const select = [unique.length === 0 ? "NULL::int AS clash" : "(SELECT min(i) FROM clash) AS clash"];
+  if (counted.length > 0) ctes.push(`old AS (SELECT ${counted.map(({ index }) => index.column).join(", ")} FROM ${table} WHERE id = $1::bytea)`);
+  if (unique.length > 0) {
+    const clash = unique.map(({ i, column, param }) => `SELECT ${i} AS i FROM ${table} WHERE ${column} = $${param}::bytea AND id <> $1::bytea`).join(" UNION ALL ");
+    ctes.push(`clash AS (${clash})`);
+  }
+  ctes.push(`written AS (${upsert}${unique.length > 0 ? " WHERE NOT EXISTS (SELECT FROM clash)" : ""} ${update} RETURNING 1)`);
+  counted.forEach(({ index, param }, j) => {
+    const move = moveCountsSql(index, j, sizes, { from: "old", key: `old.${index.column}` }, `$${param}::bytea`);
+    ctes.push(...move.ctes);
+    select.push(...move.columns);
+  });
+  return `WITH ${ctes.join(", ")} SELECT ${select.join(", ")}`;
+}
+
+/** The delete of one row ($1 id), answering `found`, and with counted indexes a bucket to merge per counted index (`merge<j>`). */
+function deleteSql(table: string, indexes: readonly IndexLayout[], sizes: BucketSizes): string {
+  const counted = indexes.flatMap((index) => countedOf(table, index) ?? []);
+  if (counted.length === 0) return `DELETE FROM ${table} WHERE id = $1::bytea RETURNING 1 AS found`;
+  const ctes = [`written AS (DELETE FROM ${table} WHERE id = $1::bytea RETURNING ${counted.map((index) => index.column).join(", ")})`];
+  const select = ["(SELECT count(*) FROM written)::int AS found"];
+  counted.forEach((index, j) => {
+    const move = moveCountsSql(index, j, sizes, { from: "written", key: `written.${index.column}` }, null);
+    ctes.push(...move.ctes);
+    select.push(...move.columns);
+  });
+  return `WITH ${ctes.join(", ")} SELECT ${select.join(", ")}`;
 }

@@ -7,7 +7,8 @@ import { storageContract } from "@playfield/storage-contract";
 import { afterAll, beforeAll } from "vitest";
 import { createPgliteStorage } from "../src/index.js";
 
-const storage = createPgliteStorage();
+// Buckets of 32 entries: the contract's counted tables then split and merge their counts.
+const storage = createPgliteStorage({ countedBucketRows: 32 });
 beforeAll(() => storage.clear(), 120_000);
 afterAll(() => storage.close());
 

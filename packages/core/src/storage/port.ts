@@ -20,6 +20,15 @@ export interface IndexDef<Row> {
    * PostgreSQL adapter does) then computes them again for every row.
    */
   version?: number;
+  /**
+   * Keep counts of this index's key ranges, so that `count` and a large
+   * `offset` cost about the same on a board of a million rows as on one of
+   * a thousand (leaderboard ranks and pages). A hint: the memory adapter
+   * counts in O(log n) anyway; an adapter that counts by walking rows (SQL)
+   * keeps the counts in the writing transaction, at a cost per write (see
+   * docs/storage.md).
+   */
+  counted?: boolean;
 }
 
 /** A table: its name, its primary key and its indexes. Declared once, in `tables.ts`. */

@@ -90,9 +90,9 @@ export const orderedEntries = defineTable<OrderedEntryRow>()({
   primaryKey: (row) => row.id,
   indexes: {
     /** Highest value first, equal values by key ascending (DESIGN.md): `-value` keeps both in one ascending walk. */
-    top: { key: (row) => [row.experienceId, row.store, -row.value || 0, row.key] },
-    /** Lowest value first, equal values by key ascending. */
-    bottom: { key: (row) => [row.experienceId, row.store, row.value, row.key] },
+    top: { key: (row) => [row.experienceId, row.store, -row.value || 0, row.key], counted: true },
+    /** Lowest value first, equal values by key ascending. Counted: ListOrdered's offset and a key's rank cost the same at any board size. */
+    bottom: { key: (row) => [row.experienceId, row.store, row.value, row.key], counted: true },
     /** Entries whose key is a user id, in every experience (ExportMyData). */
     byKey: { key: (row) => [row.key, row.experienceId, row.store] },
   },

@@ -30,6 +30,8 @@ describe("runGarden", () => {
       "test scripts/garden.test.js: a plant below the threshold needs water: ok",
       "test scripts/garden.test.js: a plant grows while it has water: ok",
       "test scripts/garden.test.js: growth is read-only for scripts: ok",
+      "test scripts/test_almanac.py: test_seasons_turn_every_thirty_days: ok",
+      "test scripts/test_almanac.py: test_a_watered_plant_grows: ok",
     ]);
   });
 

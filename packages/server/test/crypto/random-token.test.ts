@@ -22,6 +22,15 @@ describe("randomToken", () => {
     expect(tokens.size).toBe(1000);
   });
 
+  it("should hand out no byte twice across the batches it draws ahead, whatever the sizes asked", () => {
+    // Sizes that straddle the 4 KiB batch and one larger than it: 32-byte tokens must all differ.
+    const sizes = [4000, 32, 100, 5000, 32, 12];
+    const tokens = Array.from({ length: 600 }, (_, i) => randomToken(sizes[i % sizes.length]!));
+    expect(tokens.map((t) => decodeBase64url(t)!.length)).toEqual(tokens.map((_, i) => sizes[i % sizes.length]));
+    const short = tokens.filter((_, i) => sizes[i % sizes.length] === 32);
+    expect(new Set(short).size).toBe(short.length);
+  });
+
   it("should refuse a length that is not a positive whole number", () => {
     expect(() => randomToken(0)).toThrow(RangeError);
     expect(() => randomToken(1.5)).toThrow(RangeError);

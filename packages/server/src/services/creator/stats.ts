@@ -1,5 +1,5 @@
 import {
-  dayKey, dayStart, shardOf, tables,
+  dayKey, dayStart, shardOf, tables, withChanges,
   type CreatorDailyRow, type DayWindow, type ExperienceDailyRow, type PlayRow, type PlaySpan, type Tx,
 } from "@playfield/core";
 
@@ -33,12 +33,11 @@ type CreatorFigures = Pick<CreatorDailyRow, "visits" | "sales" | "revenue">;
 async function bumpCreator(tx: Tx, creatorId: string, day: string, by: string, change: Partial<CreatorFigures>): Promise<void> {
   const id = dailyId(creatorId, day, by);
   const row = (await tx.get(tables.creatorDaily, id)) ?? { id, creatorId, day, visits: 0, sales: 0, revenue: 0 };
-  await tx.put(tables.creatorDaily, {
-    ...row,
+  await tx.put(tables.creatorDaily, withChanges(row, {
     visits: row.visits + (change.visits ?? 0),
     sales: row.sales + (change.sales ?? 0),
     revenue: row.revenue + (change.revenue ?? 0),
-  });
+  }));
 }
 
 async function bumpExperience(
@@ -46,13 +45,12 @@ async function bumpExperience(
 ): Promise<void> {
   const id = dailyId(experienceId, day, by);
   const row = (await tx.get(tables.experienceDaily, id)) ?? { id, experienceId, day, visits: 0, uniquePlayers: 0, endedPlays: 0, playMs: 0 };
-  await tx.put(tables.experienceDaily, {
-    ...row,
+  await tx.put(tables.experienceDaily, withChanges(row, {
     visits: row.visits + (change.visits ?? 0),
     uniquePlayers: row.uniquePlayers + (change.uniquePlayers ?? 0),
     endedPlays: row.endedPlays + (change.endedPlays ?? 0),
     playMs: row.playMs + (change.playMs ?? 0),
-  });
+  }));
 }
 
 /**

@@ -38,8 +38,9 @@ export function resolveScope(caller: GameCaller, req: ScopeFields): Omit<EntryAd
 }
 
 export function resolveEntry(caller: GameCaller, req: ScopeFields & { key: string }): EntryAddress {
-  const at = resolveScope(caller, req);
-  return { ...at, key: req.key, id: tables.datastoreEntryId(at.experienceId, at.store, at.scope, at.ownerId, req.key) };
+  const { experienceId, store, scope, ownerId } = resolveScope(caller, req);
+  // Field by field, not `{ ...at, key, id }`, which is slow on Node 20 (see `withChanges` in @playfield/core).
+  return { experienceId, store, scope, ownerId, key: req.key, id: tables.datastoreEntryId(experienceId, store, scope, ownerId, req.key) };
 }
 
 /** Refuses a value over 4 MB of UTF-8 (the schema counts characters; this counts bytes). */

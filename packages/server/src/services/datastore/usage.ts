@@ -1,5 +1,5 @@
 import {
-  BUDGET_WINDOW_MS, budgetWindowStart, fail, fitsStoredBytes, requestBudget, shardOf, storedBytesCap, tables,
+  BUDGET_WINDOW_MS, budgetWindowStart, fail, fitsStoredBytes, requestBudget, shardOf, storedBytesCap, tables, withChanges,
   type DatastoreUsageShardRow, type Storage, type Tx,
 } from "@playfield/core";
 import type { GameCaller } from "../../rpc/caller.js";
@@ -79,7 +79,7 @@ export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller, el
   const id = tables.datastoreUsageShardId(caller.experienceId, shard);
   const stored = await tx.get(tables.datastoreUsageShards, id);
   const row: DatastoreUsageShardRow = stored
-    ? { ...stored, ...(stored.windowStart === windowStart ? {} : { windowStart, requests: 0 }) }
+    ? withChanges(stored, stored.windowStart === windowStart ? {} : { windowStart, requests: 0 })
     : { id, experienceId: caller.experienceId, shard, windowStart, requests: 0, storedBytes: 0, playersSeen: 0 };
   const requests = elsewhere.requests + row.requests;
   // Players only ever add to the base: count them only once the base is used up.

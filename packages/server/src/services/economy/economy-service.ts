@@ -1,5 +1,5 @@
 import {
-  fail, planSpend, SALE_HOLD_MS, splitSale, tables,
+  fail, planSpend, SALE_HOLD_MS, splitSale, tables, withChanges,
   type EconomyService, type ItemKind, type ItemRow, type OrderRow, type TopUpOrderRow,
 } from "@playfield/core";
 import type { HandlerContext } from "../../rpc/handler-context.js";
@@ -224,7 +224,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
         seq,
       };
       await tx.put(tables.orders, order);
-      const sold: ItemRow = { ...item, sales: item.sales + 1 };
+      const sold = withChanges(item, { sales: item.sales + 1 });
       await tx.put(tables.items, sold);
       if (ownedOnce(item.kind)) {
         await tx.put(tables.ownership, { id: ownershipId(buyerId, item.id), userId: buyerId, itemId: item.id, kind: item.kind, acquiredAt: now, seq });

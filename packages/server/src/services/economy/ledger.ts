@@ -1,4 +1,4 @@
-import { tables, type Clock, type LedgerKind, type LedgerRow, type Tx, type WalletRow } from "@playfield/core";
+import { tables, withChanges, type Clock, type LedgerKind, type LedgerRow, type Tx, type WalletRow } from "@playfield/core";
 import type { ServerDeps } from "../../server-deps.js";
 
 /*
@@ -38,16 +38,15 @@ export async function settledWallet(tx: Tx, userId: string, now: number): Promis
   let released = 0;
   for (const row of due) {
     released += row.pending;
-    await tx.put(tables.ledger, { ...row, earned: row.earned + row.pending, pending: 0, heldUntil: null });
+    await tx.put(tables.ledger, withChanges(row, { earned: row.earned + row.pending, pending: 0, heldUntil: null }));
   }
   const [next] = await tx.query(tables.ledger, "heldByUser", { equals: [userId], limit: 1 });
-  const settled: WalletRow = {
-    ...wallet,
+  const settled = withChanges(wallet, {
     earned: wallet.earned + released,
     pending: wallet.pending - released,
     nextReleaseAt: next?.heldUntil ?? null,
     updatedAt: now,
-  };
+  });
   await tx.put(tables.wallets, settled);
   return settled;
 }
@@ -76,13 +75,12 @@ export async function post(tx: Tx, deps: ServerDeps, posting: Posting): Promise<
   const now = deps.clock.now();
   const wallet = await settledWallet(tx, posting.userId, now);
   const purchased = posting.purchased ?? 0, earned = posting.earned ?? 0, pending = posting.pending ?? 0;
-  const next: WalletRow = {
-    ...wallet,
+  const next = withChanges(wallet, {
     purchased: wallet.purchased + purchased,
     earned: wallet.earned + earned,
     pending: wallet.pending + pending,
     updatedAt: now,
-  };
+  });
   if (next.purchased < 0 || next.earned < 0 || next.pending < 0) throw new Error(`ledger: ${posting.kind} would make a bucket of ${posting.userId} negative`);
   const heldUntil = pending > 0 ? posting.heldUntil ?? null : null;
   if (heldUntil !== null && (next.nextReleaseAt === null || heldUntil < next.nextReleaseAt)) next.nextReleaseAt = heldUntil;

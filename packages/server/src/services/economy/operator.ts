@@ -1,4 +1,4 @@
-import { canMovePayout, fail, returnsCredits, tables, type PayoutRow, type PayoutStatus } from "@playfield/core";
+import { canMovePayout, fail, returnsCredits, tables, withChanges, type PayoutRow, type PayoutStatus } from "@playfield/core";
 import type { ServerDeps } from "../../server-deps.js";
 import { post } from "./ledger.js";
 import { payoutView } from "../creator/views.js";
@@ -34,7 +34,7 @@ export function createEconomyOperator(deps: ServerDeps): EconomyOperator {
         if (!payout) throw fail.notFound("payoutId: no such payout");
         if (!canMovePayout(payout.status, to)) throw fail.precondition(`status: a ${payout.status} payout cannot become ${to}`);
         const now = deps.clock.now();
-        const next: PayoutRow = { ...payout, status: to, updatedAt: now, failureReason: returnsCredits(to) ? reason || to : payout.failureReason };
+        const next = withChanges(payout, { status: to, updatedAt: now, failureReason: returnsCredits(to) ? reason || to : payout.failureReason });
         if (returnsCredits(to)) {
           await post(tx, deps, {
             userId: payout.userId, kind: "refund", amount: payout.credits, earned: payout.credits,

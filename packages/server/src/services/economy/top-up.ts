@@ -1,4 +1,4 @@
-import { fail, tables, type TopUpOrderRow } from "@playfield/core";
+import { fail, tables, withChanges, type TopUpOrderRow } from "@playfield/core";
 import type { ServerDeps } from "../../server-deps.js";
 import { post } from "./ledger.js";
 
@@ -16,7 +16,7 @@ export async function completeTopUp(deps: ServerDeps, orderId: string): Promise<
     const order = await tx.get(tables.topUpOrders, orderId);
     if (!order) throw fail.notFound("orderId: no such order");
     if (order.status !== "pending") return { order, outcome: order.status === "paid" ? "already_paid" : "already_cancelled" } as const;
-    const paid: TopUpOrderRow = { ...order, status: "paid", completedAt: deps.clock.now() };
+    const paid = withChanges(order, { status: "paid", completedAt: deps.clock.now() });
     await tx.put(tables.topUpOrders, paid);
     await post(tx, deps, {
       userId: order.userId, kind: "top_up", amount: order.credits, purchased: order.credits,
@@ -32,7 +32,7 @@ export async function cancelTopUp(deps: ServerDeps, orderId: string): Promise<{ 
     const order = await tx.get(tables.topUpOrders, orderId);
     if (!order) throw fail.notFound("orderId: no such order");
     if (order.status !== "pending") return { order, outcome: order.status === "paid" ? "already_paid" : "already_cancelled" } as const;
-    const cancelled: TopUpOrderRow = { ...order, status: "cancelled", completedAt: deps.clock.now() };
+    const cancelled = withChanges(order, { status: "cancelled", completedAt: deps.clock.now() });
     await tx.put(tables.topUpOrders, cancelled);
     return { order: cancelled, outcome: "cancelled" } as const;
   });

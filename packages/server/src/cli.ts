@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   // Keys and blobs live in the storage, so a persistent storage keeps tokens and uploads across restarts.
   const keys = await storedSigningKeys(storage, clock);
   const server = await startServer({
-    storage, clock, keys, blobs: createStorageBlobStore(storage), port: args.port, host: args.host, environment, webOrigins: args.webOrigins,
+    storage, clock, keys, blobs: createStorageBlobStore(storage), port: args.port, host: args.host, environment, webOrigins: args.webOrigins, trustedProxies: args.trustedProxies,
     ...shared?.options,
   })
     .catch((error: NodeJS.ErrnoException) => {

@@ -24,6 +24,8 @@ export interface ServerConfig {
   datastore: DatastoreLimits;
   /** Chat messages per user: a burst, then one every intervalMs (docs/chat.md); null: no limit. */
   chatRate: RateRule | null;
+  /** Addresses of the load balancers or proxies whose `X-Forwarded-For` names the caller (sign-in throttles key on it); none by default. */
+  trustedProxies: ReadonlySet<string>;
 }
 
 /** The injected parts a service implementation uses. */

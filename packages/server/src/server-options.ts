@@ -9,6 +9,7 @@ import type { RealtimeHub } from "./ports/realtime-hub.js";
 import type { PresenceDirectory } from "./ports/presence-directory.js";
 import type { TokenSigner } from "./ports/token-signer.js";
 import type { ServerConfig } from "./server-deps.js";
+import { trustedProxySet } from "./rpc/client-address.js";
 import { resolveChatRate } from "./services/chat/rate.js";
 import type { SessionSettings } from "./services/session/settings.js";
 
@@ -49,6 +50,12 @@ export interface ServerOptions {
   lifetimes?: Partial<TokenLifetimes>;
   webOrigins?: string[];
   signInThrottle?: Partial<ServerConfig["signInThrottle"]>;
+  /**
+   * Addresses (IPv4 or IPv6, exact) of the load balancers or reverse proxies in front of the server: a call
+   * whose connection comes from one is taken to be from the address its `X-Forwarded-For` names, so the
+   * per-address sign-in throttle counts each caller, not the proxy. Default none: the socket's address.
+   */
+  trustedProxies?: readonly string[];
   /** Check every answer against its schema: on except in production (a server bug becomes `internal`, not a malformed answer). */
   validateResponses?: boolean;
   /** Opens GET /admin/reports with `Authorization: Bearer <operatorToken>`; without one the page is served only outside production. */
@@ -77,5 +84,6 @@ export function resolveConfig(options: Omit<ServerOptions, "storage">): ServerCo
     validateResponses: options.validateResponses ?? environment !== "production",
     datastore: { ...DEFAULT_DATASTORE_LIMITS, ...options.datastore },
     chatRate: resolveChatRate(options.chatRate, environment),
+    trustedProxies: trustedProxySet(options.trustedProxies ?? []),
   };
 }

@@ -36,11 +36,12 @@ async function stop(child: ChildProcess): Promise<void> {
 
 describe("playfield-server's arguments", () => {
   it("should read PORT and HOST as defaults, and the options over them", () => {
-    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", webOrigins: [], demo: false, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
+    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", webOrigins: [], trustedProxies: [], demo: false, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
     expect(parseServerArgs([], { PORT: "9000", HOST: "0.0.0.0" })).toMatchObject({ port: 9000, host: "0.0.0.0" });
     expect(parseServerArgs(["--shutdown-timeout", "2.5"], {}).shutdownTimeoutMs).toBe(2_500);
+    expect(parseServerArgs(["--trusted-proxy", "10.0.0.2", "--trusted-proxy", "fd00::1"], {}).trustedProxies).toEqual(["10.0.0.2", "fd00::1"]);
     expect(parseServerArgs(["--port", "0", "--web-origin", "https://game.example", "--web-origin", "http://localhost:3000", "--demo"], { PORT: "9000" }))
-      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], demo: true, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
+      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], trustedProxies: [], demo: true, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
   });
 
   it("should keep the data in memory, a data folder, or on PostgreSQL (the flag over DATABASE_URL)", () => {
@@ -87,6 +88,7 @@ describe("playfield-server's arguments", () => {
     expect(refusal([], { PORT: "http" })).toBe('PORT must be a port from 0 to 65535, got "http"');
     expect(refusal(["--web-origin", "https://game.example/"])).toMatch(/^--web-origin must be an origin/);
     expect(refusal(["--host", ""])).toBe("--host needs an address");
+    expect(refusal(["--trusted-proxy", "lb.internal"])).toBe('--trusted-proxy must be an IP address (the proxy\'s, as the server sees its connections), got "lb.internal"');
     expect(refusal(["--data-dir", "d", "--database-url", "postgres://h/db"])).toMatch(/^--data-dir and --database-url cannot be used together/);
     expect(refusal(["--database-url", "mysql://u:secret@h/db"])).toBe('--database-url must be a postgres:// or postgresql:// URL, got "mysql://u:***@h/db"');
     expect(refusal(["--database-schema", "x"])).toMatch(/^--database-schema needs a PostgreSQL server/);

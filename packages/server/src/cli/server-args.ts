@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 
 /** What `playfield-server --help` prints. */
@@ -16,6 +17,8 @@ Options:
   --host HOST         the address to listen on (default: $HOST, else 127.0.0.1)
   --web-origin URL    a web page origin allowed to call the API (CORS), such as https://game.example;
                       repeat for several. Loopback pages are allowed anyway outside production
+  --trusted-proxy IP  a load balancer or reverse proxy in front of the server: calls it forwards count as
+                      from the address its X-Forwarded-For names (sign-in throttles key on it); repeat for several
   --data-dir DIR      keep the data in this folder (embedded PostgreSQL, PGlite; created when missing)
   --database-url URL  keep the data on a PostgreSQL server, such as postgres://user@host:5432/db
                       (default: $DATABASE_URL; without either, the data is in memory)
@@ -43,6 +46,8 @@ export interface ServerArgs {
   port: number;
   host: string;
   webOrigins: string[];
+  /** Addresses of the proxies whose X-Forwarded-For is believed. */
+  trustedProxies: string[];
   demo: boolean;
   storage: StorageChoice;
   /** The Redis that processes on one PostgreSQL share; null: this process runs alone. */
@@ -71,6 +76,11 @@ export class UsageError extends Error {
 function portOf(text: string, from: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 65_535) throw new UsageError(`${from} must be a port from 0 to 65535, got ${JSON.stringify(text)}`);
   return Number(text);
+}
+
+function proxyOf(text: string): string {
+  if (isIP(text) === 0) throw new UsageError(`--trusted-proxy must be an IP address (the proxy's, as the server sees its connections), got ${JSON.stringify(text)}`);
+  return text;
 }
 
 function secondsOf(text: string, from: string): number {
@@ -106,6 +116,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
         port: { type: "string" },
         host: { type: "string" },
         "web-origin": { type: "string", multiple: true },
+        "trusted-proxy": { type: "string", multiple: true },
         demo: { type: "boolean" },
         "data-dir": { type: "string" },
         "database-url": { type: "string" },
@@ -142,6 +153,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     port: values.port !== undefined ? portOf(values.port, "--port") : env.PORT ? portOf(env.PORT, "PORT") : 8080,
     host,
     webOrigins: (values["web-origin"] ?? []).map(originOf),
+    trustedProxies: (values["trusted-proxy"] ?? []).map(proxyOf),
     demo: values.demo ?? false,
     storage,
     redis: redisOf(storage, values["redis-url"], env.REDIS_URL, values["redis-prefix"]),

@@ -3,6 +3,7 @@ import {
   type MessageShape,
 } from "@playfield/core";
 import { authorize } from "./authorize.js";
+import { clientAddressOf } from "./client-address.js";
 import { createHandlerContext } from "./handler-context.js";
 import type { Route } from "./router.js";
 import type { ServerDeps } from "../server-deps.js";
@@ -87,7 +88,7 @@ export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, o
         const parsed = route.method.input.safeParse(readMessage(table, shape.input, body));
         if (!parsed.success) throw issuesToError(parsed.error.issues);
         // The call's methods live on its prototype: bind header here, once, rather than hand it over detached.
-        let output = (await route.impl(parsed.data, createHandlerContext(deps, caller, (name) => call.header(name), call.clientAddress))) as Record<string, unknown>;
+        let output = (await route.impl(parsed.data, createHandlerContext(deps, caller, (name) => call.header(name), clientAddressOf(call.clientAddress, call.header("x-forwarded-for"), deps.config.trustedProxies)))) as Record<string, unknown>;
         if (deps.config.validateResponses) {
           const checked = route.method.output.safeParse(output);
           if (!checked.success) {

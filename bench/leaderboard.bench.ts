@@ -1,0 +1,163 @@
+/*
+ * Leaderboards at 1,000,000 entries: one ordered store (the server's
+ * `ordered_entries` table, whose `top` and `bottom` indexes are counted) on
+ * PostgreSQL (node-postgres, loopback) and on embedded PGlite (in memory),
+ * against the in-memory adapter measured in the same run. Each operation is
+ * its own transaction, as a DatastoreService call makes it:
+ *
+ *   top 10           ListOrdered's first page
+ *   offset 500,000   ListOrdered at offset 500,000, 10 entries
+ *   rank             a random key's rank (orderedRank: its row and two counts)
+ *   increment        IncrementOrdered's write: read the key, put it back moved
+ *
+ * then increments with 16 transactions in flight on PostgreSQL (runs per
+ * transaction, failures), and a check that every count is still exact.
+ *
+ *   node --conditions=@playfield/source --import tsx bench/leaderboard.bench.ts
+ *
+ * DATABASE_URL names the server (default postgres://postgres@127.0.0.1:5432/test);
+ * the bench works in a schema of its own and drops it after. ENTRIES sets the
+ * board's size (default 1,000,000), BENCH_SAMPLES the timed calls per case (default 300).
+ */
+import { tables, type OrderedEntryRow, type Storage } from "@playfield/core";
+import { cpus, loadavg } from "node:os";
+import { createMemoryStorage } from "../packages/server/src/ports/memory-storage/index.js";
+import { orderedRank } from "../packages/server/src/services/datastore/ordered-rank.js";
+import { createPgliteStorage, createPostgresStorage, type SqlStorage } from "../packages/storage-postgres/src/index.js";
+import { adminQuery, dropSchema } from "../packages/storage-postgres/test/postgres-schema.js";
+import { formatDuration } from "./lib/measure.js";
+import { seededRandom } from "./lib/seeded-random.js";
+
+const ENTRIES = Number(process.env.ENTRIES ?? 1_000_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
+const IN_FLIGHT = 16;
+const EXPERIENCE = "bench-experience";
+const STORE = "board";
+const url = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+const schema = `bench_leaderboard_${process.pid}`;
+
+const random = seededRandom(5);
+const keyOf = (i: number) => `player-${i}`;
+const entry = (key: string, value: number): OrderedEntryRow => ({
+  id: tables.orderedEntryId(EXPERIENCE, STORE, key), experienceId: EXPERIENCE, store: STORE, key, value, updatedAt: 0,
+});
+const pickKey = () => keyOf(Math.floor(random() * ENTRIES));
+
+/** The board: scores up to 10,000,000, so that most are distinct and some tie. */
+const board = Array.from({ length: ENTRIES }, (_, i) => entry(keyOf(i), Math.floor(random() * 10_000_000)));
+
+async function build(storage: Storage): Promise<number> {
+  const started = performance.now();
+  if ("load" in storage) await (storage as SqlStorage).load(tables.orderedEntries, board);
+  else {
+    for (let i = 0; i < board.length; i += 20_000) {
+      await storage.transact(async (tx) => {
+        for (const row of board.slice(i, i + 20_000)) await tx.put(tables.orderedEntries, row);
+      });
+    }
+  }
+  return performance.now() - started;
+}
+
+/** IncrementOrdered's write on the ordered table: read the key's entry, put it back with the delta added. */
+const increment = (storage: Storage, key: string, delta: number) => storage.transact(async (tx) => {
+  const current = await tx.get(tables.orderedEntries, tables.orderedEntryId(EXPERIENCE, STORE, key));
+  await tx.put(tables.orderedEntries, entry(key, (current?.value ?? 0) + delta));
+});
+
+const cases: { name: string; run: (storage: Storage) => Promise<unknown> }[] = [
+  { name: "top 10", run: (storage) => storage.transact((tx) => tx.query(tables.orderedEntries, "top", { equals: [EXPERIENCE, STORE], limit: 10 })) },
+  {
+    name: `offset ${(ENTRIES / 2).toLocaleString("en")}, 10 entries`,
+    run: (storage) => storage.transact((tx) => tx.query(tables.orderedEntries, "top", { equals: [EXPERIENCE, STORE], offset: ENTRIES / 2, limit: 10 })),
+  },
+  { name: "rank of a key", run: (storage) => storage.transact((tx) => orderedRank(tx, EXPERIENCE, STORE, pickKey())) },
+  { name: "increment", run: (storage) => increment(storage, pickKey(), 1 + Math.floor(random() * 100_000)) },
+];
+
+/** p50 and p99 of `SAMPLES` calls one after another (after 20 to warm up), in ms. */
+async function latencies(op: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < 20; i++) await op();
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const start = performance.now();
+    await op();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))]! };
+}
+
+/** `IN_FLIGHT` callers incrementing random keys (some new) on one board for `seconds`: rate, latency, runs per transaction. */
+async function concurrentIncrements(storage: Storage, seconds: number) {
+  const times: number[] = [];
+  let runs = 0, failures = 0, added = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(Array.from({ length: IN_FLIGHT }, async (_, caller) => {
+    for (let n = 0; performance.now() < end; n++) {
+      // One increment in ten creates a key, so that bucket counts are written too, not only moved within.
+      const fresh = n % 10 === 0;
+      const key = fresh ? `new-${caller}-${n}` : pickKey();
+      const start = performance.now();
+      try {
+        await storage.transact(async (tx) => {
+          runs++;
+          const current = await tx.get(tables.orderedEntries, tables.orderedEntryId(EXPERIENCE, STORE, key));
+          await tx.put(tables.orderedEntries, entry(key, (current?.value ?? 0) + 1 + (n % 1_000)));
+        });
+        if (fresh) added++;
+      } catch {
+        failures++;
+      }
+      times.push(performance.now() - start);
+    }
+  }));
+  times.sort((a, b) => a - b);
+  return { rate: times.length / seconds, p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]!, runsPerTx: runs / times.length, failures, added };
+}
+
+const countAll = (storage: Storage) => storage.transact((tx) => tx.count(tables.orderedEntries, "top", { equals: [EXPERIENCE, STORE] }));
+
+const memory = createMemoryStorage();
+const postgres = createPostgresStorage({ url, schema, pool: { connectionString: url, max: IN_FLIGHT } });
+const pglite = createPgliteStorage();
+const storages: [string, Storage][] = [["memory", memory], ["PostgreSQL", postgres], ["PGlite", pglite]];
+try {
+  // The SQL storages first: the memory adapter's million rows make this process's heap (and its GC) large.
+  const builds: string[] = [];
+  for (const [name, storage] of [...storages.slice(1), storages[0]!]) builds.push(`${name} ${formatDuration(await build(storage))}`);
+  const version = (await adminQuery<{ server_version: string }>(url, "SHOW server_version"))[0]?.server_version;
+  const buckets = (await adminQuery<{ n: number }>(url, `SELECT count(*)::int AS n FROM "${schema}".ordered_entries_k1_n`))[0]?.n;
+  console.log(`Node ${process.version}, PostgreSQL ${version} on loopback, PGlite in memory; one board of ${ENTRIES.toLocaleString("en")} entries (${buckets} buckets per counted index on PostgreSQL), built in: ${builds.join(", ")} (memory: 20,000 puts per transaction; PostgreSQL and PGlite: SqlStorage.load, multi-row inserts then one recount); ${SAMPLES} calls per case; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);
+
+  console.log(`\n### One transaction after another\n`);
+  console.log(`| operation | memory p50 | PostgreSQL p50 | PostgreSQL p99 | PGlite p50 | PGlite p99 |`);
+  console.log(`|---|---:|---:|---:|---:|---:|`);
+  for (const c of cases) {
+    const [m, p, l] = [await latencies(() => c.run(memory)), await latencies(() => c.run(postgres)), await latencies(() => c.run(pglite))];
+    console.log(`| ${c.name} | ${formatDuration(m.p50)} | ${formatDuration(p.p50)} | ${formatDuration(p.p99)} | ${formatDuration(l.p50)} | ${formatDuration(l.p99)} |`);
+  }
+
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  const hot = await concurrentIncrements(postgres, seconds);
+  console.log(`\n### Increments with ${IN_FLIGHT} transactions in flight on PostgreSQL (${seconds} s; one in ten creates a key)\n`);
+  console.log(`| increments/s | p50 | p99 | runs per transaction | failed |`);
+  console.log(`|---:|---:|---:|---:|---:|`);
+  console.log(`| ${Math.round(hot.rate).toLocaleString("en")} | ${formatDuration(hot.p50)} | ${formatDuration(hot.p99)} | ${hot.runsPerTx.toFixed(2)} | ${hot.failures} |`);
+
+  // The counts must still be exact: the board's count, and the last page, on each storage.
+  const expected = new Map([["memory", ENTRIES], ["PostgreSQL", ENTRIES + hot.added], ["PGlite", ENTRIES]]);
+  const checks: string[] = [];
+  for (const [name, storage] of storages) {
+    const counted = await countAll(storage);
+    const last = await storage.transact((tx) => tx.query(tables.orderedEntries, "top", { equals: [EXPERIENCE, STORE], offset: counted - 1 }));
+    const exact = counted === expected.get(name) && last.length === 1;
+    checks.push(`${name} ${counted.toLocaleString("en")} ${exact ? "exact" : "WRONG"}`);
+    if (!exact) process.exitCode = 1;
+  }
+  console.log(`\nEntries counted after the run (and the entry at offset count − 1 found): ${checks.join(", ")}.`);
+} finally {
+  await pglite.close();
+  await postgres.close();
+  await dropSchema(url, schema);
+}

@@ -65,7 +65,7 @@ export type {
   ExperienceRow, PlaceVersionRow, Visibility, HostingTier, VersionStatus,
   GameSessionRow, SessionMemberRow, PlayingRow, PlayRow,
   FriendEdgeRow, BlockRow,
-  FriendRequestRow, FollowRow, ProfileRow, GroupRow, GroupMemberRow, SearchTermRow, SearchSourceRow, SearchSegmentRow, NameSegment, AvatarRow, ReportRow,
+  FriendRequestRow, FollowRow, ProfileRow, GroupRow, GroupMemberRow, SearchTermRow, SearchSourceRow, SearchSegmentRow, SearchSegmentDataRow, StoredNameSegment, NameSegment, AvatarRow, ReportRow,
   DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastoreUsageShardRow, DatastorePlayerRow,
 } from "./storage/tables/index.js";
 export type { ChatMessageRow, ChatConversationRow, ChatReadRow } from "./storage/tables/index.js";

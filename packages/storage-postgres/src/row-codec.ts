@@ -1,6 +1,6 @@
 /*
- * Rows as text: JSON, with typed arrays (the packed search segment holds
- * Int32Arrays) as tagged base64. The column is `text`, not `jsonb`: jsonb
+ * Rows as text: JSON, with typed arrays (blob_bytes holds a Uint8Array) as
+ * tagged base64. The column is `text`, not `jsonb`: jsonb
  * refuses "\u0000" and lone surrogates, which strings in rows may hold, and
  * JSON.stringify writes both as escapes, so the text itself is plain UTF-8.
  *

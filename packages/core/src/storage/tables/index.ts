@@ -2,8 +2,7 @@
  * Every table of the platform and its indexes, declared once, one file per
  * service. Adapters read `allTables` to create tables and indexes; services
  * use the same definitions to read and write. Rows are plain JSON data,
- * but for the typed arrays of the packed search segment (search_segments)
- * and the bytes of stored blobs (blob_bytes).
+ * but for the bytes of stored blobs (blob_bytes).
  */
 import * as catalog from "./catalog.js";
 import * as chat from "./chat.js";

@@ -193,22 +193,42 @@ export interface NameSegment {
   wordOwners: Int32Array;
 }
 
-/** The row that holds a kind's segment, and how many subjects have newer names in `search_sources` rows. */
+/**
+ * A kind's current segment: which one (its id names its content: a SHA-256
+ * of the stored segment, so a process may keep a segment it read, and never
+ * mistake another for it), how many subjects it holds, and how many of them
+ * have newer names in `search_sources` rows (renamed since the build). Small:
+ * every saveUser and search reads it; the segment itself is read once per
+ * process and id.
+ */
 export interface SearchSegmentRow {
   kind: "u" | "g";
-  segment: NameSegment;
+  segmentId: string;
+  /** Subjects in the segment. */
+  count: number;
   /** Subjects of the segment that also have a `search_sources` row (renamed since the build). */
   overlap: number;
 }
 
-/**
- * At most one segment per kind: a derived, packed index of many subjects
- * (see NameSegment). Its typed arrays are the one part of a row that is not
- * JSON data: an adapter stores them as bytes.
- */
+/** At most one current segment per kind. */
 export const searchSegments = defineTable<SearchSegmentRow>()({
   name: "search_segments",
   primaryKey: (row) => row.kind,
+  indexes: {},
+});
+
+/** A NameSegment as a row holds it: JSON only, its Int32Arrays as arrays of numbers. */
+export type StoredNameSegment = { [K in keyof NameSegment]: NameSegment[K] extends Int32Array ? number[] : NameSegment[K] };
+
+/** A built segment, by id (see SearchSegmentRow): written once, never changed, deleted when replaced. */
+export interface SearchSegmentDataRow {
+  id: string;
+  segment: StoredNameSegment;
+}
+
+export const searchSegmentData = defineTable<SearchSegmentDataRow>()({
+  name: "search_segment_data",
+  primaryKey: (row) => row.id,
   indexes: {},
 });
 

@@ -1,9 +1,9 @@
 import {
   cursorOf, matchName, searchTermsOf, SearchTier, tables,
-  type Cursor, type SearchSourceRow, type SearchTermRow, type TableDef, type Tx,
+  type Cursor, type NameSegment, type SearchSegmentRow, type SearchSourceRow, type SearchTermRow, type TableDef, type Tx,
 } from "@playfield/core";
 import {
-  buildNameSegment, indexOfId, segmentTerms, sourceAt, sourceText, type TermHit,
+  buildNameSegment, indexOfId, segmentFromStored, segmentIdOf, segmentTerms, sourceAt, sourceText, storedSegment, type TermHit,
 } from "./name-segment.js";
 
 /*
@@ -16,6 +16,13 @@ import {
  * `matchName`, so a stale term never answers, and the answer equals a full
  * scan ranked by the same rule. Cost: O(log n + the terms read), whatever
  * the number of names.
+ *
+ * A kind's segment is stored once, by an id that is the SHA-256 of its
+ * content (`search_segment_data`), and named by a small row
+ * (`search_segments`: id, count, overlap) that every write and search reads.
+ * Each process keeps the few segments it last read, by id: an id names one
+ * content forever, so what a process keeps can never be stale, whichever
+ * process (sharing the storage) built the segment; a rebuild names a new id.
  */
 
 /** One searchable name: a user (`u`) or a group (`g`). */
@@ -42,6 +49,29 @@ export interface SearchSource<Row> {
 
 const PAGE = 64;
 
+/** Segments this process read or built lately, by id (their content: never stale). */
+const segments = new Map<string, NameSegment>();
+const SEGMENTS_KEPT = 4;
+
+function keep(id: string, segment: NameSegment): NameSegment {
+  segments.delete(id);
+  segments.set(id, segment);
+  if (segments.size > SEGMENTS_KEPT) segments.delete(segments.keys().next().value!);
+  return segment;
+}
+
+/** A kind's current segment: its small row, and the segment itself from this process's few or read once. */
+async function heldSegment(tx: Tx, kind: "u" | "g"): Promise<{ row: SearchSegmentRow; segment: NameSegment } | undefined> {
+  const row = await tx.get(tables.searchSegments, kind);
+  // A row of an earlier version (the segment inline, no id) counts as none: the next search rebuilds.
+  if (!row || typeof row.segmentId !== "string") return undefined;
+  const cached = segments.get(row.segmentId);
+  if (cached) return { row, segment: keep(row.segmentId, cached) };
+  const data = await tx.get(tables.searchSegmentData, row.segmentId);
+  if (!data) throw new Error(`search segment ${row.segmentId} is missing`);
+  return { row, segment: keep(row.segmentId, segmentFromStored(data.segment)) };
+}
+
 /**
  * Keeps a subject's names searchable (replacing stale terms), inside the
  * transaction that changes them: nothing when its segment already holds
@@ -49,7 +79,7 @@ const PAGE = 64;
  */
 export async function indexNames(tx: Tx, subject: SearchSubject): Promise<void> {
   const id = `${subject.kind}:${subject.id}`;
-  const [previous, held] = await Promise.all([tx.get(tables.searchSources, id), tx.get(tables.searchSegments, subject.kind)]);
+  const [previous, held] = await Promise.all([tx.get(tables.searchSources, id), heldSegment(tx, subject.kind)]);
   const source = sourceText(subject);
   if (previous?.source === source) return;
   if (previous) await dropTerms(tx, previous);
@@ -58,7 +88,7 @@ export async function indexNames(tx: Tx, subject: SearchSubject): Promise<void> 
     // Renamed back to the names the segment holds: its terms serve again.
     if (previous) {
       await tx.delete(tables.searchSources, id);
-      await tx.put(tables.searchSegments, { ...held, overlap: held.overlap - 1 });
+      await tx.put(tables.searchSegments, { ...held.row, overlap: held.row.overlap - 1 });
     }
     return;
   }
@@ -67,7 +97,7 @@ export async function indexNames(tx: Tx, subject: SearchSubject): Promise<void> 
     await tx.put(tables.searchTerms, { id: `${id}:${n}`, kind: subject.kind, tag, term, ownerId: subject.id });
   }
   await tx.put(tables.searchSources, { id, kind: subject.kind, ownerId: subject.id, source, termCount: terms.length });
-  if (held && at >= 0 && !previous) await tx.put(tables.searchSegments, { ...held, overlap: held.overlap + 1 });
+  if (held && at >= 0 && !previous) await tx.put(tables.searchSegments, { ...held.row, overlap: held.row.overlap + 1 });
 }
 
 /** Removes a subject's search terms (a deleted group); a segment's terms of it stay, unread: its row is gone. */
@@ -76,8 +106,8 @@ export async function unindexNames(tx: Tx, kind: "u" | "g", ownerId: string): Pr
   if (!previous) return;
   await dropTerms(tx, previous);
   await tx.delete(tables.searchSources, previous.id);
-  const held = await tx.get(tables.searchSegments, kind);
-  if (held && indexOfId(held.segment, ownerId) >= 0) await tx.put(tables.searchSegments, { ...held, overlap: held.overlap - 1 });
+  const held = await heldSegment(tx, kind);
+  if (held && indexOfId(held.segment, ownerId) >= 0) await tx.put(tables.searchSegments, { ...held.row, overlap: held.row.overlap - 1 });
 }
 
 async function dropTerms(tx: Tx, source: SearchSourceRow): Promise<void> {
@@ -86,11 +116,12 @@ async function dropTerms(tx: Tx, source: SearchSourceRow): Promise<void> {
 
 /** How many subjects of a kind have their names indexed, and how many of them as rows. O(log n). */
 export async function indexedCount(tx: Tx, kind: "u" | "g"): Promise<{ subjects: number; asRows: number }> {
-  const [held, asRows] = await Promise.all([
+  const [row, asRows] = await Promise.all([
     tx.get(tables.searchSegments, kind),
     tx.count(tables.searchSources, "byKind", { equals: [kind] }),
   ]);
-  return { subjects: (held?.segment.count ?? 0) + asRows - (held?.overlap ?? 0), asRows };
+  const held = row && typeof row.segmentId === "string" ? row : undefined;
+  return { subjects: (held?.count ?? 0) + asRows - (held?.overlap ?? 0), asRows };
 }
 
 /**
@@ -104,13 +135,19 @@ export async function rebuildNames(tx: Tx, kind: "u" | "g", subjects: readonly S
     await tx.delete(tables.searchSources, source.id);
   }
   const { segment, leftOut } = buildNameSegment(kind, subjects);
-  await tx.put(tables.searchSegments, { kind, segment, overlap: 0 });
+  const stored = storedSegment(segment);
+  const segmentId = await segmentIdOf(stored);
+  const before = await tx.get(tables.searchSegments, kind);
+  if (typeof before?.segmentId === "string" && before.segmentId !== segmentId) await tx.delete(tables.searchSegmentData, before.segmentId);
+  await tx.put(tables.searchSegmentData, { id: segmentId, segment: stored });
+  await tx.put(tables.searchSegments, { kind, segmentId, count: segment.count, overlap: 0 });
+  keep(segmentId, segment);
   for (const subject of leftOut) await indexNames(tx, subject);
 }
 
 /** The terms with `tag` that start with `query`, in (term, id) order: the segment's and the rows', merged. */
 async function* termsFrom(tx: Tx, kind: "u" | "g", tag: "w" | "s", query: string): AsyncGenerator<TermHit> {
-  const held = await tx.get(tables.searchSegments, kind);
+  const held = await heldSegment(tx, kind);
   const packed = held ? segmentTerms(held.segment, tag, query) : null;
   let next = packed?.next();
   let after: Cursor | undefined;

@@ -1,4 +1,4 @@
-import { nameWords, SUBSTRING_MIN, type NameSegment, type SearchSegmentRow } from "@playfield/core";
+import { nameWords, SUBSTRING_MIN, type NameSegment, type StoredNameSegment } from "@playfield/core";
 import type { SearchSubject } from "./name-search.js";
 
 /*
@@ -159,6 +159,28 @@ function sortTerms(text: string, starts: readonly number[]): Int32Array {
     from = to;
   }
   return sorted;
+}
+
+const ARRAYS = ["idBounds", "sourceBounds", "keyStarts", "suffixes", "wordStarts", "wordBounds", "wordOwners"] as const;
+
+/** A segment as a row holds it: JSON only (its Int32Arrays as arrays of numbers). */
+export function storedSegment(segment: NameSegment): StoredNameSegment {
+  const stored: Record<string, unknown> = { ...segment };
+  for (const name of ARRAYS) stored[name] = Array.from(segment[name]);
+  return stored as StoredNameSegment;
+}
+
+/** A segment back from its row. */
+export function segmentFromStored(stored: StoredNameSegment): NameSegment {
+  const segment: Record<string, unknown> = { ...stored };
+  for (const name of ARRAYS) segment[name] = Int32Array.from(stored[name]);
+  return segment as unknown as NameSegment;
+}
+
+/** The id of a stored segment: a SHA-256 of its JSON, so one id always means one content. */
+export async function segmentIdOf(stored: StoredNameSegment): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(stored)));
+  return `${stored.kind}:${Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /** The id of subject `i`. */

@@ -47,6 +47,24 @@ describe("playfield-scripts", () => {
     expect(answers[15]).toEqual({ ok: false, error: { code: "invalid_argument", message: "each line must be one JSON object" } });
   }, 60_000);
 
+  it("should run Python scripts as issue 17's done-when says: a counter's state_hash changes per tick, an endless loop faults within its fuel while the counter runs on, and two processes end with the same chain", async () => {
+    const lines = [
+      { command: "script.load", args: { name: "count", language: "py", source: "def init():\n    return {'n': 0}\n\ndef on_tick(self, dt):\n    self.state['n'] += 1\n" } },
+      { command: "script.load", args: { name: "spin", language: "py", source: "def on_tick(self, dt):\n    while True:\n        pass\n" } },
+      ...[1, 2, 3].flatMap(() => [{ command: "runtime.step", args: { ticks: 1 } }, { command: "script.list" }]),
+    ];
+    const [first, second] = await Promise.all([runCli(lines), runCli(lines)]);
+    type Listed = { ok: true; result: { chain: string; log: string[]; scripts: { name: string; state_hash: string; faults: number; fuel_used: number; last_fault: string | null }[] } };
+    const lists = (first as Listed[]).filter((a) => "scripts" in a.result).map((a) => a.result);
+    expect(lists).toHaveLength(3);
+    expect(lists[0]!.log).toEqual(["[tick 1] loaded count", "[tick 1] loaded spin"]);
+    const hashes = lists.map((l) => l.scripts[0]!.state_hash);
+    expect(hashes).toEqual([stateHash('{"n":1}'), stateHash('{"n":2}'), stateHash('{"n":3}')]);
+    expect(lists[2]!.scripts[0]).toMatchObject({ name: "count", faults: 0 });
+    expect(lists[2]!.scripts[1]).toMatchObject({ name: "spin", faults: 3, fuel_used: 200_000, last_fault: "on_tick: out of fuel (fuel_per_tick 200000)" });
+    expect(second).toEqual(first);
+  }, 60_000);
+
   it("should tick in real time without --manual-ticks", async () => {
     const commands: unknown[] = [{ command: "script.load", args: { name: "c", source: COUNTER } }];
     const answers = await runCli([...commands, ...Array.from({ length: 1 }, () => ({ command: "script.list" }))], []);

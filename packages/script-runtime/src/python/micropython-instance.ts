@@ -188,6 +188,19 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
       bytes = new Uint8Array(viewed);
     }
   };
+  /** A short ASCII answer (a small state's repr, every tick) is read without TextDecoder, whose call costs more than the text. */
+  const readText = (start: number, length: number): string => {
+    if (length <= 64) {
+      let text = "";
+      for (let i = start; i < start + length; i++) {
+        const c = bytes[i]!;
+        if (c >= 128) return decoder.decode(bytes.subarray(start, start + length));
+        text += String.fromCharCode(c);
+      }
+      return text;
+    }
+    return decoder.decode(bytes.subarray(start, start + length));
+  };
   const answer = (): PyValue => {
     views();
     const kind = view.getInt32(out, true);
@@ -196,10 +209,7 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
       case KIND_BOOL: return view.getInt32(out + 4, true) !== 0;
       case KIND_INT: return view.getInt32(out + 4, true);
       case KIND_FLOAT: return view.getFloat64(out + 4, true);
-      case KIND_STR: {
-        const start = view.getUint32(out + 8, true);
-        return decoder.decode(bytes.subarray(start, start + view.getUint32(out + 4, true)));
-      }
+      case KIND_STR: return readText(view.getUint32(out + 8, true), view.getUint32(out + 4, true));
       case KIND_EXCEPTION: {
         const ptr = view.getUint32(out + 8, true);
         const text = decoder.decode(new Uint8Array(e.memory.buffer, ptr, view.getUint32(out + 4, true)));

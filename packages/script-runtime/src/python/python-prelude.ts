@@ -260,28 +260,28 @@ def _advance(label, co, first):
 # before it stops; 4 kB still writes 130 levels of nesting) and the Python
 # stack is closed (a __repr__ written in Python raises instead of writing
 # text that would pass for data).
-_stack = [None, 0, 0]
+_stack = [None, b"", b""]
 _CAPTURE_STACK = 4096
 
 def _stack_at(address, limit):
-    s = uctypes.struct(address, {"limit": uctypes.UINT32 | 0, "end": uctypes.UINT32 | 8, "cur": uctypes.UINT32 | 12})
-    _stack[0] = s
-    _stack[1] = limit
-    _stack[2] = s.end
+    # mp_state_thread_t from stack_limit on: stack_limit, pystack_start, pystack_end.
+    # Closed: a 4 kB limit, and pystack_end at pystack_start (no Python frame fits).
+    # One slice assignment each way: this runs on every tick.
+    w = uctypes.bytearray_at(address, 12)
+    _stack[0] = w
+    _stack[1] = bytes(w)
+    _stack[2] = _CAPTURE_STACK.to_bytes(4, "little") + bytes(w[4:8]) + bytes(w[4:8])
 
 def _settle():
     global _dump
-    lim = _stack[0]
-    lim.limit = _CAPTURE_STACK
-    lim.end = lim.cur
+    w = _stack[0]
+    w[0:12] = _stack[2]
     try:
         s = repr(_self.state)
     except BaseException:
-        lim.limit = _stack[1]
-        lim.end = _stack[2]
+        w[0:12] = _stack[1]
         return "\x00" + _explain()
-    lim.limit = _stack[1]
-    lim.end = _stack[2]
+    w[0:12] = _stack[1]
     if s == _dump:
         return None
     _dump = s

@@ -43,9 +43,14 @@ const pyLoad = await loadAndMemory("py", 500);
 rows.push(`| load + first tick per script (ms) | ${pyLoad.ms.toFixed(2)} | ${jsLoad.ms.toFixed(2)} | ${ratio(pyLoad.ms, jsLoad.ms)} |`);
 rows.push(`| resident memory per loaded script (KiB) | ${pyLoad.kib.toFixed(0)} | ${jsLoad.kib.toFixed(0)} | ${ratio(pyLoad.kib, jsLoad.kib)} |`);
 
+// Python and JavaScript alternate, twice each, the best of each kept: on a shared machine the load changes between runs.
 for (const [count, ticks] of [[100, 200], [1000, 30]] as const) {
-  const py = await ticksPerSecond(PY, count, ticks, "py");
-  const js = await ticksPerSecond(JS, count, ticks);
+  let py = 0;
+  let js = 0;
+  for (let round = 0; round < 2; round++) {
+    py = Math.max(py, await ticksPerSecond(PY, count, ticks, "py"));
+    js = Math.max(js, await ticksPerSecond(JS, count, ticks));
+  }
   rows.push(`| script-ticks/s, ${count.toLocaleString("en")} scripts | ${py.toFixed(0)} | ${js.toFixed(0)} | ${ratio(py, js)} |`);
 }
 

@@ -16,7 +16,7 @@ import { addExperience } from "./session-world.js";
  */
 
 /** Reads a call may make, whatever the size of what it lists. */
-const FEW = 12;
+const FEW = 16;
 
 interface World {
   t: TestServer;
@@ -136,7 +136,7 @@ describe("reads per call (no read in a loop)", () => {
     expect(large!.join).toBeLessThanOrEqual(3 * FEW);
   });
 
-  it("should list experiences in the same few reads with 2 or 200 open sessions, plays or tester rows", async () => {
+  it("should list experiences in the same few reads with 2 or 200 open sessions, plays, friends or tester rows", async () => {
     const counts = [];
     for (const n of [2, 200]) {
       const w = await world();
@@ -155,7 +155,16 @@ describe("reads per call (no read in a loop)", () => {
           await syncTerms(tx, experience);
         }
       });
+      // n friends, each of whom played one of the experiences.
+      const friends = await crowd(w, n, "friend");
+      await w.t.server.deps.storage.transact(async (tx) => {
+        for (const [i, friend] of friends.entries()) {
+          await tx.put(tables.friendEdges, { id: `${me}:${friend.id}`, userId: me, friendId: friend.id, createdAt: now + i });
+          await tx.put(tables.plays, { id: `ply_f${i}`, experienceId: experiences[i]!.id, userId: friend.id, sessionId: `gs_${i}`, joinedAt: now - i, leftAt: now });
+        }
+      });
       const catalog = w.viewer.client.catalog;
+      expect((await catalog.listExperiences({ sort: "friends", limit: 2 })).experiences).toHaveLength(2);
       expect((await catalog.listExperiences({ sort: "recent", limit: 2 })).experiences).toHaveLength(2);
       expect((await catalog.listExperiences({ sort: "testing", limit: 2 })).experiences).toHaveLength(2);
       expect((await catalog.listExperiences({ sort: "popular", limit: 1 })).experiences).toHaveLength(1);
@@ -163,6 +172,7 @@ describe("reads per call (no read in a loop)", () => {
       counts.push({
         popular: await readsOf(w, () => catalog.listExperiences({ sort: "popular", limit: 1 })),
         recent: await readsOf(w, () => catalog.listExperiences({ sort: "recent", limit: 2 })),
+        friends: await readsOf(w, () => catalog.listExperiences({ sort: "friends", limit: 2 })),
         testing: await readsOf(w, () => catalog.listExperiences({ sort: "testing", limit: 2 })),
       });
       // Search picks reads by id or a walk of the visits index by how many match: a few either way.

@@ -1,6 +1,6 @@
 import {
   createMatcher, cursorOf, DISCOVERY, fail, genreKey, matchRank, ratingScore, tables,
-  type CatalogService, type ExperienceRow, type MethodRequest, type Query, type Tx,
+  type CatalogService, type ExperienceRow, type MethodRequest, type PlayRow, type Query, type Tx,
 } from "@playfield/core";
 import { visibleTo } from "./access.js";
 import { compareByVisits, searchExperiences } from "./search.js";
@@ -148,13 +148,44 @@ async function testing(d: Discovery): Promise<ExperienceRow[]> {
   return visibleInOrder(d, rows.map((row) => row.experienceId));
 }
 
+/** Plays the window's scan reads at most instead of one query per friend. */
+const FRIENDS_WINDOW_SCAN_MAX = 5_000;
+/** Plays of one friend counted at most. */
+const PLAYS_PER_FRIEND = 200;
+
+/**
+ * Each friend's plays since `since`, newest first, at most PLAYS_PER_FRIEND:
+ * when the window holds few plays, one read of them all (two round trips
+ * whatever the number of friends); else one query per friend.
+ */
+async function friendsPlays(tx: Tx, friendIds: readonly string[], since: number): Promise<Map<string, PlayRow[]>> {
+  const plays = new Map<string, PlayRow[]>();
+  if (friendIds.length === 0) return plays;
+  const window = { range: { gte: since } };
+  if ((await tx.count(tables.plays, "byTime", { ...window, cap: FRIENDS_WINDOW_SCAN_MAX + 1 })) <= FRIENDS_WINDOW_SCAN_MAX) {
+    const friends = new Set(friendIds);
+    // byTime descending orders a user's plays as their byUser index does: by time, then id, both reversed.
+    for (const play of await tx.query(tables.plays, "byTime", { ...window, order: "desc" })) {
+      if (!friends.has(play.userId)) continue;
+      const list = plays.get(play.userId) ?? [];
+      if (list.length < PLAYS_PER_FRIEND) list.push(play);
+      plays.set(play.userId, list);
+    }
+    return plays;
+  }
+  for (const friendId of friendIds) {
+    plays.set(friendId, await tx.query(tables.plays, "byUser", { equals: [friendId], ...window, order: "desc", limit: PLAYS_PER_FRIEND }));
+  }
+  return plays;
+}
+
 /** `friends`: what the caller's friends played over the last 7 days, by how many friends, then by the latest play. */
 async function friends(d: Discovery): Promise<ExperienceRow[]> {
   if (d.viewerId === null) return [];
   const since = d.now - DISCOVERY.friendsWindowMs;
   const tally = new Map<string, { friends: number; last: number }>();
-  for (const friendId of (await friendIds(d.tx, d.viewerId)).slice(0, 1000)) {
-    const plays = await d.tx.query(tables.plays, "byUser", { equals: [friendId], range: { gte: since }, order: "desc", limit: 200 });
+  const friendList = (await friendIds(d.tx, d.viewerId)).slice(0, 1000);
+  for (const plays of (await friendsPlays(d.tx, friendList, since)).values()) {
     const seen = new Set<string>();
     for (const play of plays) {
       const entry = tally.get(play.experienceId) ?? { friends: 0, last: 0 };

@@ -98,11 +98,8 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
         if (order.sellingCreatorId === userId) add(dayKey(order.createdAt), order.experienceShare);
       }
       const ranked = [...perItem].sort(([a, x], [b, y]) => y.revenue - x.revenue || y.sales - x.sales || (a < b ? -1 : 1)).slice(0, TOP_ITEMS);
-      const topItems = [];
-      for (const [itemId, figures] of ranked) {
-        const item = await tx.get(tables.items, itemId);
-        topItems.push({ itemId, name: item?.name ?? "", sales: figures.sales, revenue: figures.revenue });
-      }
+      const items = await tx.getMany(tables.items, ranked.map(([itemId]) => itemId));
+      const topItems = ranked.map(([itemId, figures], i) => ({ itemId, name: items[i]?.name ?? "", sales: figures.sales, revenue: figures.revenue }));
       return {
         experienceId: experience.id,
         visits: dailySeries(window, visits),
@@ -124,11 +121,17 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
     return ctx.deps.storage.transact(async (tx) => {
       await settledWallet(tx, userId, ctx.deps.clock.now());
       const rows = await tx.query(tables.ledger, "salesByCreator", { equals: [userId], order: "desc", limit: req.limit || LIST_DEFAULT });
+      // Orders, then their items and buyers: three reads for the page.
+      const orders = await tx.getMany(tables.orders, rows.map((row) => row.ref));
+      const [items, buyers] = await Promise.all([
+        tx.getMany(tables.items, orders.map((order) => order?.itemId ?? "")),
+        tx.getMany(tables.users, orders.map((order) => order?.buyerId ?? "")),
+      ]);
       const sales = [];
-      for (const row of rows) {
-        const order = await tx.get(tables.orders, row.ref);
-        const item = order && (await tx.get(tables.items, order.itemId));
-        const buyer = order && (await tx.get(tables.users, order.buyerId));
+      for (const [i, row] of rows.entries()) {
+        const order = orders[i];
+        const item = order && items[i];
+        const buyer = order && buyers[i];
         sales.push({
           transactionId: row.id,
           itemId: order?.itemId ?? "",

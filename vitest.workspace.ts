@@ -16,6 +16,18 @@ const postgresTests = "test/postgres/**/*.test.ts";
 // Why 30 s and not Vitest's 5 s: property tests, tsc runs and spawned servers take a few
 // seconds alone and several times that on a loaded 2-core machine; a real hang still fails.
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
+// The server's end-to-end HTTP suites, run again on PostgreSQL. Not there (memory only):
+// hostile/ and robustness (thousands of generated cases, restore before each: minutes on a database),
+// realtime/chat/presence (fan-out in the process, storage-light), cors (no storage), the model tests of
+// datastore/chat/social/search (property runs, each a new world).
+const POSTGRES_SUITES = [
+  "endpoints", "identity", "avatar", "economy", "datastore", "datastore-export", "datastore-join",
+  "datastore-limits", "datastore-ordered", "datastore-permissions", "social", "session", "catalog", "catalog-content",
+  "catalog-discovery", "creator", "creator-stats", "safety", "economy.model.property",
+].map((suite) => `test/${suite}.test.ts`);
+// PGlite runs the same queries as PostgreSQL in one connection: a subset that writes through every service.
+const PGLITE_SUITES = ["endpoints", "identity", "economy", "datastore", "social", "session", "catalog", "economy.model.property"]
+  .map((suite) => `test/${suite}.test.ts`);
 const sourceConditions = {
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
@@ -29,22 +41,25 @@ export default defineConfig({
         ...sourceConditions,
         test: { ...timeouts, name, root: `${repo}packages/${name}`, include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude: [...exclude, postgresTests] },
       })),
-      {
+      // The server's end-to-end suites again, on embedded PGlite and on PostgreSQL
+      // (packages/server/test/storage-under-test.ts). Suites left to memory alone are listed with the reason.
+      ...(["pglite", "postgres"] as const).map((serverStorage) => ({
         ...sourceConditions,
         test: {
           ...timeouts,
-          // The server's suites on PostgreSQL (test/postgres/): the storage-postgres setup finds the database once, or says it is skipped (fails in CI).
-          name: "server-postgres",
+          name: `server-${serverStorage}`,
           root: `${repo}packages/server`,
-          include: [postgresTests],
+          // server-postgres also runs the suites that need PostgreSQL itself (test/postgres/).
+          include: serverStorage === "pglite" ? PGLITE_SUITES : [...POSTGRES_SUITES, postgresTests],
           exclude,
-          globalSetup: [`${repo}packages/storage-postgres/test/postgres-setup.ts`],
+          provide: { serverStorage },
+          // PostgreSQL: found once, or said skipped (fails in CI). PGlite: one new database dumped, loaded by each file.
+          globalSetup: [`${repo}packages/storage-postgres/test/${serverStorage === "postgres" ? "postgres-setup" : "pglite-template"}.ts`],
         },
-      },
+      })),
       {
         ...sourceConditions,
         test: {
-          ...timeouts,
           ...timeouts,
           name: "storage-postgres",
           root: `${repo}packages/storage-postgres`,

@@ -305,15 +305,16 @@ describe.each(TRANSPORTS)("CatalogService (%s)", (kind) => {
       await c.addTester({ experienceId: created.id, userId: bob.user.userId }, o);
       expect((await c.listTesters({ experienceId: created.id }, o)).testers).toHaveLength(1);
       await c.removeTester({ experienceId: created.id, userId: bob.user.userId }, o);
+      // One call at a time: a refusal must not arrive before its check waits for it (an unhandled rejection on a slower storage).
       const refused = [
-        c.listVersions({ experienceId: created.id }, o),
-        c.setLiveVersion({ experienceId: created.id, versionId: "ver_x" }, o),
-        c.listExperiences({}, o),
-        c.listMyExperiences({}, o),
-        c.favorite({ experienceId: created.id, favorite: true }, o),
-        c.vote({ experienceId: created.id, vote: 1 }, o),
+        () => c.listVersions({ experienceId: created.id }, o),
+        () => c.setLiveVersion({ experienceId: created.id, versionId: "ver_x" }, o),
+        () => c.listExperiences({}, o),
+        () => c.listMyExperiences({}, o),
+        () => c.favorite({ experienceId: created.id, favorite: true }, o),
+        () => c.vote({ experienceId: created.id, vote: 1 }, o),
       ];
-      for (const call of refused) await expectError(call, Code.PermissionDenied, /studio scoped token/);
+      for (const call of refused) await expectError(call(), Code.PermissionDenied, /studio scoped token/);
     });
   });
 });

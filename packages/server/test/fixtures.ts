@@ -3,10 +3,15 @@ import { PlayfieldError, type Code } from "@playfield/core";
 import { expect } from "vitest";
 import { createMemoryServer, type MemoryServer, type ServerOptions } from "@playfield/server-memory";
 import { startServer } from "@playfield/server-memory";
+import { leaseStorage, storageKind } from "./storage-under-test.js";
 
 /** How a suite reaches the server: in process through its fetch, or over a real socket. */
-export const TRANSPORTS = ["in-process", "listening"] as const;
-export type TransportKind = (typeof TRANSPORTS)[number];
+export type TransportKind = "in-process" | "listening";
+/**
+ * The transports suites run over: both on memory; over the socket alone on
+ * a database, where the in-process run would repeat the same storage work.
+ */
+export const TRANSPORTS: readonly TransportKind[] = storageKind === "memory" ? ["in-process", "listening"] : ["listening"];
 
 export interface TestServer extends AsyncDisposable {
   server: MemoryServer;
@@ -18,25 +23,33 @@ export interface TestServer extends AsyncDisposable {
   client(options?: Partial<ClientOptions>): PlayfieldClient;
 }
 
-/** A server and a client factory, disposed with `await using`. */
+/**
+ * A server and a client factory, disposed with `await using`. Its storage is
+ * the run's: memory, or PGlite or PostgreSQL (storage-under-test.ts).
+ */
 export async function testServer(kind: TransportKind, options: ServerOptions = {}): Promise<TestServer> {
+  const lease = await leaseStorage();
+  const withStorage: ServerOptions = { storage: lease.storage, ...options };
   if (kind === "in-process") {
-    const server = createMemoryServer(options);
+    const server = createMemoryServer(withStorage);
     return {
       server,
       baseUrl: "http://playfield.test",
       fetch: server.fetch,
       client: (o = {}) => createClient({ baseUrl: "http://playfield.test", fetch: server.fetch, ...o }),
-      [Symbol.asyncDispose]: async () => {},
+      [Symbol.asyncDispose]: async () => lease.release(),
     };
   }
-  const server = await startServer({ port: 0, ...options });
+  const server = await startServer({ port: 0, ...withStorage });
   return {
     server,
     baseUrl: server.url,
     fetch: globalThis.fetch,
     client: (o = {}) => createClient({ baseUrl: server.url, ...o }),
-    [Symbol.asyncDispose]: () => server.close(),
+    [Symbol.asyncDispose]: async () => {
+      await server.close();
+      lease.release();
+    },
   };
 }
 

@@ -46,6 +46,8 @@ export interface SqlStorage extends Storage {
    * counted indexes recounted once at the end, then the table analyzed.
    */
   load<R>(table: TableDef<R>, rows: readonly R[]): Promise<void>;
+  /** How many times a transaction was run again after a serialization failure or deadlock, since the storage opened. */
+  readonly retries: number;
   /** Closes the database connections. */
   close(): Promise<void>;
 }
@@ -86,6 +88,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
   // Transactions that keep conflicting retry one at a time (in this process), so that
   // writers of one hot row stop colliding with each other and finish in a bounded number of runs.
   const retryLane = createQueue();
+  let retries = 0;
 
   async function transact<T>(fn: (tx: Tx) => Promise<T>, options: TransactOptions = {}): Promise<T> {
     for (let attempt = 1, tablesMade = 0; ;) {
@@ -102,12 +105,14 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
       if (attempt >= maxAttempts) {
         throw new Error(`transaction gave up after ${attempt} attempts: it kept conflicting with concurrent transactions`, { cause: outcome.error });
       }
+      retries++;
       await sleep(backoffMs(attempt++));
     }
   }
 
   return {
     schema,
+    get retries() { return retries; },
     transact,
     init: (tables) => ensure(tables as readonly TableDef<never>[] as readonly TableDef<unknown>[]),
     async clear() {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Code } from "@playfield/core";
 import { expectError, testServer, TRANSPORTS } from "./fixtures.js";
 import { befriend, member, members, setSettings } from "./social-fixtures.js";
+import { connect } from "./presence-fixtures.js";
 
 describe.each(TRANSPORTS)("SocialService (%s)", (kind) => {
   describe("getProfile", () => {
@@ -145,7 +146,7 @@ describe.each(TRANSPORTS)("SocialService (%s)", (kind) => {
       const [a, b, c, d] = await members(t, 4);
       for (const friend of [b!, c!, d!]) await befriend(a!, friend);
       await t.server.seed.gameToken(b!.user, { experienceId: "exp_sky", sessionId: "gs_1" });
-      const detach = t.server.deps.realtime.attach({ userId: c!.user.userId, send: () => {} });
+      const connection = await connect(t, kind, c!.user.accessToken);
       const { friends } = await a!.client.social.listFriends({});
       const byId = new Map(friends.map((f) => [f.user.id, f]));
       expect(byId.get(b!.user.userId)).toMatchObject({ presence: "in_game", experienceId: "exp_sky" });
@@ -159,7 +160,7 @@ describe.each(TRANSPORTS)("SocialService (%s)", (kind) => {
       const stranger = await member(t);
       const seen = await stranger.client.social.listFriends({ userId: a!.user.userId });
       expect(seen.friends.every((f) => f.presence === "offline")).toBe(true);
-      detach();
+      await connection.close();
     });
 
     it("should ask an anonymous caller for a userId", async () => {

@@ -56,26 +56,35 @@ async function call(url: string, path: string, body: object, token?: string): Pr
 /** Writes through the first server, kills it with SIGKILL, and reads everything back through a second on the same storage. */
 async function survivesKill9(args: string[]): Promise<void> {
   const first = await start(args);
-  const signedUp = await call(first.url, "IdentityService/SignUp", { username: "durable_ada", password: "correct horse battery", birthdate: "1990-01-01", displayName: "Ada" });
-  const ada = signedUp.accessToken as string;
-  const bytes = Buffer.from("a level that must survive");
-  const upload = await call(first.url, "CatalogService/UploadContent", { data: bytes.toString("base64"), contentType: "application/json" }, ada);
-  // A world of Ada's with a live version, so that a player can join it and write to its datastore.
-  const world = await call(first.url, "CatalogService/CreateExperience", { title: "Durable world", hostingTier: "edge", maxPlayers: 10 }, ada);
-  await call(first.url, "CatalogService/PublishVersion", { experienceId: world.id, contentUrls: { web: `${first.url}${upload.url}` } }, ada);
-  const joined = await call(first.url, "SessionService/Join", { experienceId: world.id }, ada);
-  const save = JSON.stringify({ level: 7, coins: 120 });
-  const set = await call(first.url, "DatastoreService/Set", { key: "save", value: save }, joined.gameToken);
-  // Bob tops up through the sandbox checkout and buys Ada's game pass.
-  const bob = (await call(first.url, "IdentityService/SignUp", { username: "durable_bob", password: "correct horse battery", birthdate: "1990-01-01", displayName: "Bob" })).accessToken as string;
-  const { checkoutUrl } = await call(first.url, "EconomyService/StartTopUp", { packId: "pack_400", method: "sandbox" }, bob);
-  const paid = await fetch(new URL(checkoutUrl, first.url), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay" });
-  expect(await paid.text()).toContain("Payment complete");
-  const pass = await call(first.url, "EconomyService/CreateItem", { kind: "game_pass", name: "Durable pass", price: 150, experienceId: world.id }, ada);
-  const bought = await call(first.url, "EconomyService/BuyItem", { itemId: pass.id, expectedPrice: 150, requestId: "durable-buy-1" }, bob);
-  const walletBefore = await call(first.url, "EconomyService/GetWallet", {}, bob);
-  // int64 fields travel as JSON strings.
-  expect(walletBefore).toMatchObject({ purchased: "250" });
+  // Declared out here: the second half reads them back after the restart.
+  let signedUp!: Record<string, any>, ada!: string, bytes!: Buffer, upload!: Record<string, any>, world!: Record<string, any>, save!: string;
+  let set!: Record<string, any>, bob!: string, pass!: Record<string, any>, bought!: Record<string, any>, walletBefore!: Record<string, any>;
+  try {
+    signedUp = await call(first.url, "IdentityService/SignUp", { username: "durable_ada", password: "correct horse battery", birthdate: "1990-01-01", displayName: "Ada" });
+    ada = signedUp.accessToken as string;
+    bytes = Buffer.from("a level that must survive");
+    upload = await call(first.url, "CatalogService/UploadContent", { data: bytes.toString("base64"), contentType: "application/json" }, ada);
+    // A world of Ada's with a live version, so that a player can join it and write to its datastore.
+    world = await call(first.url, "CatalogService/CreateExperience", { title: "Durable world", hostingTier: "edge", maxPlayers: 10 }, ada);
+    await call(first.url, "CatalogService/PublishVersion", { experienceId: world.id, contentUrls: { web: `${first.url}${upload.url}` } }, ada);
+    const joined = await call(first.url, "SessionService/Join", { experienceId: world.id }, ada);
+    save = JSON.stringify({ level: 7, coins: 120 });
+    set = await call(first.url, "DatastoreService/Set", { key: "save", value: save }, joined.gameToken);
+    // Bob tops up through the sandbox checkout and buys Ada's game pass.
+    bob = (await call(first.url, "IdentityService/SignUp", { username: "durable_bob", password: "correct horse battery", birthdate: "1990-01-01", displayName: "Bob" })).accessToken as string;
+    const { checkoutUrl } = await call(first.url, "EconomyService/StartTopUp", { packId: "pack_400", method: "sandbox" }, bob);
+    const paid = await fetch(new URL(checkoutUrl, first.url), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay" });
+    expect(await paid.text()).toContain("Payment complete");
+    pass = await call(first.url, "EconomyService/CreateItem", { kind: "game_pass", name: "Durable pass", price: 150, experienceId: world.id }, ada);
+    bought = await call(first.url, "EconomyService/BuyItem", { itemId: pass.id, expectedPrice: 150, requestId: "durable-buy-1" }, bob);
+    walletBefore = await call(first.url, "EconomyService/GetWallet", {}, bob);
+    // int64 fields travel as JSON strings.
+    expect(walletBefore).toMatchObject({ purchased: "250" });
+  } catch (error) {
+    // A failed write must not leave the server running.
+    await first.kill9();
+    throw error;
+  }
   await first.kill9();
 
   const second = await start(args);

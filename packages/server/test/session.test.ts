@@ -265,6 +265,8 @@ describe.each(TRANSPORTS)("SessionService (%s)", (kind) => {
       const a = await ada.client.session.join({ experienceId: experience.id });
       t.server.clock.advance(5000);
       await guest.client.session.join({ experienceId: experience.id });
+      // Members are listed by join time; at the same instant the order would be by id.
+      t.server.clock.advance(1000);
       await bob.client.session.join({ experienceId: experience.id });
       const detail = await ada.client.session.getSession({ sessionId: a.sessionId });
       expect(detail).toMatchObject({ id: a.sessionId, experienceId: experience.id, hostingTier: "dedicated", maxPlayers: 8 });

@@ -6,48 +6,14 @@
  * everything in it. A new PGlite folder takes seconds to create (over a
  * minute on a loaded machine), hence the long timeout.
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { RealtimeCloseCode } from "@playfield/core";
 import { readySocket } from "./realtime-sockets.js";
-
-const bin = fileURLToPath(new URL("../bin/playfield-server.js", import.meta.url));
-
-/** Starts the command; resolves once it listens. */
-async function start(args: string[]) {
-  const child = spawn(process.execPath, [bin, "--port", "0", ...args], { env: { ...process.env, DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
-  const exited = once(child, "exit").then(([code]) => ({ code: code as number | null, stdout, stderr }));
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      stdout += `${line}\n`;
-      const found = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-      if (found) resolve(found);
-    });
-    void exited.then(({ code }) => reject(new Error(`exited with ${code}: ${stderr}`)));
-  });
-  return { child, url, exited };
-}
-
-async function call(url: string, path: string, body: object, token?: string): Promise<Record<string, any>> {
-  const response = await fetch(`${url}/svc.platform.v1.${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as Record<string, any>;
-  if (!response.ok) throw new Error(`${path} answered ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+import { call, startServerProcess } from "./server-process.js";
 
 /** A POST whose body is sent in two halves: the request is under way between `begin` and `finish`. */
 function slowPost(url: string, path: string, body: object, token: string) {
@@ -85,7 +51,7 @@ describe("playfield-server on SIGTERM", () => {
     const folder = await mkdtemp(join(tmpdir(), "playfield-shutdown-"));
     const dataDir = join(folder, "data");
     try {
-      const first = await start(["--data-dir", dataDir, "--shutdown-timeout", "20"]);
+      const first = await startServerProcess(["--data-dir", dataDir, "--shutdown-timeout", "20"]);
       const signedUp = await call(first.url, "IdentityService/SignUp", { username: "drained_ada", password: "correct horse battery", birthdate: "1990-01-01", displayName: "Ada" });
       const token = signedUp.accessToken as string;
       const socket = await readySocket(first.url, token);
@@ -94,26 +60,25 @@ describe("playfield-server on SIGTERM", () => {
       const bytes = Buffer.from("a level uploaded while the server stops");
       const upload = slowPost(first.url, "CatalogService/UploadContent", { data: bytes.toString("base64"), contentType: "application/json" }, token);
       const signalled = performance.now();
-      first.child.kill("SIGTERM");
+      const stopped = first.stop();
       expect(await socket.closed).toMatchObject({ code: RealtimeCloseCode.ServiceRestart });
       await expect.poll(() => refused(first.url), { timeout: 10_000 }).toBe(true);
       upload.finish();
       const uploaded = await upload.answer;
       expect(uploaded).toMatchObject({ status: 200, body: { url: expect.stringMatching(/^\//) } });
-      const exit = await first.exited;
+      const exit = await stopped;
       expect(exit.code).toBe(0);
       expect(performance.now() - signalled).toBeLessThan(20_000);
       expect(exit.stdout).toMatch(/SIGTERM: shutting down/);
       expect(exit.stderr).toBe("");
 
-      const second = await start(["--data-dir", dataDir]);
+      const second = await startServerProcess(["--data-dir", dataDir]);
       try {
         expect((await call(second.url, "IdentityService/GetMe", {}, token)).user).toEqual(signedUp.me.user);
         const content = await fetch(`${second.url}${uploaded.body.url}`);
         expect(Buffer.from(await content.arrayBuffer())).toEqual(bytes);
       } finally {
-        second.child.kill("SIGTERM");
-        expect((await second.exited).code).toBe(0);
+        expect((await second.stop()).code).toBe(0);
       }
     } finally {
       await rm(folder, { recursive: true, force: true });

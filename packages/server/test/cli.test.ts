@@ -1,38 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { createServer } from "node:net";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseServerArgs, UsageError } from "../src/cli/server-args.js";
-
-// The command as npm links it: the committed launcher, which runs the source in a checkout.
-const bin = fileURLToPath(new URL("../bin/playfield-server.js", import.meta.url));
-
-/** Runs `playfield-server` with these arguments; `url` resolves once it listens. */
-function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, PORT: "0", DATABASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
-  const exited = once(child, "exit").then(([code]) => ({ code: code as number | null, stdout, stderr }));
-  const url = new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const found = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-      if (found) resolve(found);
-    });
-    void exited.then(({ code }) => reject(new Error(`exited with ${code}: ${stderr}`)));
-  });
-  url.catch(() => undefined);
-  return { child, url, exited };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill("SIGTERM");
-  await once(child, "exit");
-}
+import { runServer, startServerProcess } from "./server-process.js";
 
 describe("playfield-server's arguments", () => {
   it("should read PORT and HOST as defaults, and the options over them", () => {
@@ -109,18 +78,18 @@ describe("playfield-server's arguments", () => {
 
 describe("playfield-server (the command behind npm start)", () => {
   it("should print its usage with --help, and refuse an unknown option with exit 2", async () => {
-    const help = await run(["--help"]).exited;
+    const help = await runServer(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: playfield-server \[options\]/);
-    const bogus = await run(["--bogus"]).exited;
+    const bogus = await runServer(["--bogus"]);
     expect(bogus.code).toBe(2);
     expect(bogus.stderr).toBe("playfield-server: Unknown option '--bogus'\nRun playfield-server --help for the options.\n");
   }, 30_000);
 
   it("should print its URL, answer /healthz and API calls, and list the demo experiences", async () => {
-    const server = run(["--demo"]);
+    const server = await startServerProcess(["--demo"]);
+    const { url } = server;
     try {
-      const url = await server.url;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       const listed = await fetch(`${url}/svc.platform.v1.CatalogService/ListExperiences`, {
@@ -129,14 +98,14 @@ describe("playfield-server (the command behind npm start)", () => {
       const { experiences } = (await listed.json()) as { experiences: { title: string }[] };
       expect(experiences.map((e) => e.title).sort()).toEqual(["Dune Racers", "Sky Islands", "Tower Tycoon"]);
     } finally {
-      await stop(server.child);
+      await server.stop();
     }
     expect((await server.exited).code).toBe(0);
   }, 30_000);
 
   it("should say which database it cannot reach and why, with no stack and no password", async () => {
     // Port 1 on loopback: nothing listens there, so the connection is refused at once.
-    const { code, stderr } = await run(["--database-url", "postgres://postgres:secret@127.0.0.1:1/x"]).exited;
+    const { code, stderr } = await runServer(["--database-url", "postgres://postgres:secret@127.0.0.1:1/x"]);
     expect(code).toBe(1);
     expect(stderr).toBe("playfield-server: cannot open the storage (on PostgreSQL at postgres://postgres:***@127.0.0.1:1/x): connect ECONNREFUSED 127.0.0.1:1\n");
   }, 30_000);
@@ -146,7 +115,7 @@ describe("playfield-server (the command behind npm start)", () => {
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const port = (taken.address() as { port: number }).port;
     try {
-      const { code, stderr } = await run([], { PORT: String(port) }).exited;
+      const { code, stderr } = await runServer([], { PORT: String(port) });
       expect(code).toBe(1);
       expect(stderr).toBe(`playfield-server: port ${port} on 127.0.0.1 is already in use (another playfield-server?). `
         + `Choose another with --port ${port + 1} or PORT=${port + 1}; --port 0 picks a free one.\n`);

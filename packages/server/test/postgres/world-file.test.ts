@@ -8,12 +8,9 @@
  * The PostgreSQL case is skipped (said once by the global setup) when the
  * database does not answer; in CI it must.
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createClient, createMemoryTokenStore } from "@playfield/client";
 import type { Storage } from "@playfield/core";
@@ -22,20 +19,9 @@ import { createPgliteStorage, createPostgresStorage } from "@playfield/storage-p
 import { dropSchema, freshSchema } from "../../../storage-postgres/test/postgres-schema.js";
 import { createMemoryStorage, createSystemClock, storedSigningKeys } from "../../src/index.js";
 import { importWorld } from "../../src/cli/world-file.js";
+import { runServer } from "../server-process.js";
 
 const url = inject("postgresUrl");
-const bin = fileURLToPath(new URL("../../bin/playfield-server.js", import.meta.url));
-
-/** Runs the command to its end. */
-async function command(args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
-  const [code] = await once(child, "exit");
-  return { code: code as number | null, stdout, stderr };
-}
 
 /** A server on `storage` with the keys stored there, as the command starts one. */
 async function serverOn(storage: Storage): Promise<MemoryServer> {
@@ -98,7 +84,7 @@ describe("a world moved between storages", () => {
     } finally {
       await pglite.close();
     }
-    const exported = await command(["export", worldFile, "--data-dir", dataDir]);
+    const exported = await runServer(["export", worldFile, "--data-dir", dataDir]);
     expect(exported).toMatchObject({ code: 0, stderr: "" });
     expect(exported.stdout).toBe(`exported ${exported.stdout.match(/\d+ rows of \d+ tables/)?.[0]} to ${worldFile} (storage: data in ${dataDir}, PGlite)\n`);
   }, 240_000);
@@ -137,10 +123,10 @@ describe("a world moved between storages", () => {
     afterAll(() => dropSchema(url!, schema));
 
     it("should import with the command into a schema of its own and answer the same, the old tokens included", async () => {
-      const imported = await command(["import", worldFile, "--database-url", url!, "--database-schema", schema]);
+      const imported = await runServer(["import", worldFile, "--database-url", url!, "--database-schema", schema]);
       expect(imported).toMatchObject({ code: 0, stderr: "" });
       expect(imported.stdout).toMatch(/^imported \d+ rows of \d+ tables from .* \(storage: on PostgreSQL at /);
-      const again = await command(["import", worldFile, "--database-url", url!, "--database-schema", schema]);
+      const again = await runServer(["import", worldFile, "--database-url", url!, "--database-schema", schema]);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/^playfield-server: cannot import .*: the storage already holds data \(/);
       const storage = createPostgresStorage({ url: url!, schema });

@@ -5,57 +5,18 @@
  * (the signing keys live in storage). The server runs as a real child
  * process, so nothing in this process's heap can fake persistence.
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { call, startServerProcess } from "../../server/test/server-process.js";
 import { dropSchema, freshSchema } from "./postgres-schema.js";
 
-const bin = fileURLToPath(new URL("../../server/bin/playfield-server.js", import.meta.url));
 const postgresUrl = inject("postgresUrl");
-
-/** Starts the command; resolves with its URL once it listens, and a way to kill it hard. */
-async function start(args: string[]) {
-  // The launcher execs tsx in a child: run that child directly so SIGKILL reaches the server itself.
-  const child = spawn(process.execPath, [bin, "--port", "0", ...args], { env: { ...process.env, DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
-  const exited = once(child, "exit");
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const found = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-      if (found) resolve(found);
-    });
-    void exited.then(([code]) => reject(new Error(`exited with ${String(code)}: ${stderr}`)));
-  });
-  return {
-    url,
-    /** kill -9 of the launcher and the server under it (one process group). */
-    async kill9() {
-      process.kill(-child.pid!, "SIGKILL");
-      await exited;
-    },
-  };
-}
-
-async function call(url: string, path: string, body: object, token?: string): Promise<Record<string, any>> {
-  const response = await fetch(`${url}/svc.platform.v1.${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as Record<string, any>;
-  if (!response.ok) throw new Error(`${path} answered ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
 
 /** Writes through the first server, kills it with SIGKILL, and reads everything back through a second on the same storage. */
 async function survivesKill9(args: string[]): Promise<void> {
-  const first = await start(args);
+  const first = await startServerProcess(args);
   // Declared out here: the second half reads them back after the restart.
   let signedUp!: Record<string, any>, ada!: string, bytes!: Buffer, upload!: Record<string, any>, world!: Record<string, any>, save!: string;
   let set!: Record<string, any>, bob!: string, pass!: Record<string, any>, bought!: Record<string, any>, walletBefore!: Record<string, any>;
@@ -87,7 +48,7 @@ async function survivesKill9(args: string[]): Promise<void> {
   }
   await first.kill9();
 
-  const second = await start(args);
+  const second = await startServerProcess(args);
   try {
     // The access token signed before the kill verifies after it.
     const me = await call(second.url, "IdentityService/GetMe", {}, ada);

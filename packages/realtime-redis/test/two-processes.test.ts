@@ -9,9 +9,10 @@
 import { createClient, createRealtime, type PlayfieldClient, type Realtime, type RealtimeMessage } from "@playfield/client";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { runServer, startServerProcess, type ServerProcess } from "../../server/test/server-process.js";
 import { dropSchema, freshSchema } from "../../storage-postgres/test/postgres-schema.js";
 import { adminClient, dropPrefix, freshPrefix } from "./redis-test-kit.js";
-import { failoverProxy, runServerProcess, startServerProcess, type FailoverProxy, type ServerProcess } from "./server-processes.js";
+import { failoverProxy, type FailoverProxy } from "./failover-proxy.js";
 
 const redisUrl = inject("redisUrl");
 const postgresUrl = inject("postgresUrl");
@@ -241,7 +242,7 @@ describe.skipIf(redisUrl === null || postgresUrl === null)("playfield-server on 
   }, 60_000);
 
   it("should name the Redis it cannot reach, without its password, and exit 1", async () => {
-    const { code, stderr } = await runServerProcess(["--database-url", postgresUrl!, "--database-schema", schema, "--redis-url", "redis://:secret@127.0.0.1:1"]);
+    const { code, stderr } = await runServer(["--database-url", postgresUrl!, "--database-schema", schema, "--redis-url", "redis://:secret@127.0.0.1:1"]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/^playfield-server: cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1: .*ECONNREFUSED.*\n$/);
   }, 60_000);

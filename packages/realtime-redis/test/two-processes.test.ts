@@ -157,6 +157,52 @@ describe.skipIf(redisUrl === null || postgresUrl === null)("two playfield-server
     expect(codes[5]).toBe("resource_exhausted");
   });
 
+  it("should count a user's chat sends through both against one bucket (5 on each trip the burst of 10)", async () => {
+    // Gus has a connection on each process. The server's limit: 10 messages at once, then one a second (docs/chat.md).
+    const gus = await signUp(a.url, "two_gus");
+    const gusOnB: Player = { client: gus.client, userId: gus.userId, heard: [] };
+    players.push(gus, gusOnB);
+    await goLive(gus, a.url);
+    await goLive(gusOnB, b.url);
+    /** Sends a DM to Bob through the player's connection; its ack or its refusal. */
+    const send = (player: Player, clientMessageId: string) => new Promise<RealtimeMessage>((resolve) => {
+      const stop = player.realtime!.on("*", (message) => {
+        if ((message.type === "chat_ack" || message.type === "error") && message.clientMessageId === clientMessageId) {
+          stop();
+          resolve(message);
+        }
+      });
+      expect(player.realtime!.chat(`dm:${bob.userId}`, "hi", clientMessageId)).toBe(true);
+    });
+    const refusal = (clientMessageId: string) => ({ type: "error", about: "chat_send", code: "resource_exhausted", clientMessageId, retryAfterMs: expect.any(Number) });
+    const refusalText = /^rate limit: 10 messages at once, then one every 1000 ms; retry after \d+ ms$/;
+    // Through A and B in turn until one is refused.
+    const started = performance.now();
+    let accepted = 0;
+    let refused: { message: RealtimeMessage; sentAt: number; other: Player } | undefined;
+    for (let i = 0; !refused && i < 40; i++) {
+      const [player, other] = i % 2 ? [gusOnB, gus] : [gus, gusOnB];
+      const sentAt = performance.now();
+      const message = await send(player, `send-${i}`);
+      if (message.type === "chat_ack") accepted++;
+      else refused = { message, sentAt, other };
+    }
+    expect(refused, "no send refused in 40").toBeDefined();
+    // 5 through each use up the one bucket of 10; within a second the next is refused. The bucket grows back one a second,
+    // so on a loaded machine whose sends took longer, those seconds' tokens go through too (docs/chat.md), and no more.
+    expect(accepted).toBeGreaterThanOrEqual(10);
+    expect(accepted).toBeLessThanOrEqual(10 + Math.floor((performance.now() - started) / 1_000));
+    expect(refused!.message).toMatchObject(refusal(refused!.message.clientMessageId as string));
+    expect(refused!.message.message).toMatch(refusalText);
+    // The next send, through the other process, is refused too: unless it came after the wait the refusal announced.
+    const next = await send(refused!.other, "next");
+    if (next.type === "chat_ack") expect(performance.now() - refused!.sentAt).toBeGreaterThanOrEqual(refused!.message.retryAfterMs as number);
+    else {
+      expect(next).toMatchObject(refusal("next"));
+      expect(next.message).toMatch(refusalText);
+    }
+  });
+
   it("should conserve money and charge once for concurrent BuyItem through both", async () => {
     const cy = await signUp(a.url, "two_cy");
     players.push(cy);

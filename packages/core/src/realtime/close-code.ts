@@ -33,7 +33,10 @@ export const REALTIME_CLOSE_CODE_DOCS: Readonly<Record<RealtimeCloseCode, { when
     client: "fix the client",
   },
   4008: { when: "the client did not read its messages (see *Backpressure*)", client: "connect again" },
-  4029: { when: "the client sent frames faster than the connection's frame limit (`maxFrames`, default 100 at once, then 50 a second, any type counted)", client: "slow down, connect again" },
+  4029: {
+    when: "the client sent frames faster than the connection's frame limit (`maxFrames`, default 100 at once, then 50 a second, any type counted), or more than a burst's worth of frames wait for a slow one (see *Order*)",
+    client: "slow down, connect again",
+  },
   1012: { when: "the server is shutting down or restarting (graceful shutdown, see configuration.md)", client: "connect again (after the backoff, so a restart's clients do not all come back at once)" },
   1009: { when: "a frame over 64 KiB", client: "fix the client" },
 };

@@ -1,10 +1,10 @@
 import {
-  Code, PlayfieldError, realtime, RealtimeCloseCode, takeToken, utf8Length, type ClientFrame, type RateRule, type RateState, type ServerEvent,
+  Code, PlayfieldError, realtime, RealtimeCloseCode, takeToken, utf8Length, type RateRule, type RateState, type ServerEvent,
 } from "@playfield/core";
 import { authorize } from "../rpc/authorize.js";
 import type { ServerDeps } from "../server-deps.js";
 import { presenceFeed } from "../services/presence/feed.js";
-import { defaultMessageHandlers, handleFrame, type MessageHandlers } from "./message-handlers.js";
+import { defaultMessageHandlers, handleFrame, type HandledFrame, type MessageHandlers } from "./message-handlers.js";
 
 /*
  * One realtime connection's protocol, apart from any WebSocket library:
@@ -12,6 +12,10 @@ import { defaultMessageHandlers, handleFrame, type MessageHandlers } from "./mes
  * then client frames, each read against the core's schemas first
  * (`realtime.readClientFrame`), go to handlers by `type` and the hub's
  * events go out.
+ * A connection's frames are handled one at a time, in the order they came:
+ * a frame's handler starts once the previous one has finished, so answers
+ * and effects keep the client's order (docs/realtime.md, "Order"). Each
+ * connection has its own queue: a slow handler holds up only its own.
  * A client that does not keep up is disconnected rather than buffered
  * without bound.
  */
@@ -35,7 +39,11 @@ export interface RealtimeEndpointOptions {
   maxPendingMessages?: number;
   /** Client message handlers by `type`. Default: `defaultMessageHandlers`. */
   handlers?: MessageHandlers;
-  /** Client frames per connection, any type: a burst, then one every intervalMs; over it the connection closes (4029). Default 100 at once, then 50 a second; null: no limit. */
+  /**
+   * Client frames per connection, any type: a burst, then one every intervalMs; over it the connection closes (4029).
+   * At most `burst` frames wait for the one being handled; one more closes the connection too (4029).
+   * Default 100 at once, then 50 a second; null: no rate limit, and at most 100 frames waiting.
+   */
   maxFrames?: RateRule | null;
 }
 
@@ -77,6 +85,7 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
   const maxPendingMessages = options.maxPendingMessages ?? 256;
   const handlers = options.handlers ?? defaultMessageHandlers;
   const maxFrames = options.maxFrames === undefined ? DEFAULT_MAX_FRAMES : options.maxFrames;
+  const maxWaiting = (maxFrames ?? DEFAULT_MAX_FRAMES).burst;
   const presence = presenceFeed(deps);
 
   return {
@@ -120,8 +129,9 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
         send({ type: "error", about, code: error.code, message: error.code === Code.Internal ? "internal error" : error.rawMessage });
       };
 
-      // Frames that arrive while `auth` is being checked wait for it, in order (at most a burst's worth).
-      const early: string[] = [];
+      // Frames that arrive while an earlier one is handled (`auth` being checked included) wait for it, in order.
+      const waiting: string[] = [];
+      let busy = false;
       const timer = setTimeout(() => close(RealtimeCloseCode.AuthTimeout, "auth: send {\"type\":\"auth\",\"token\"} first"), authTimeoutMs);
       timer.unref?.();
 
@@ -139,7 +149,6 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
           detach = deps.realtime.attach({ userId, send, sendText });
           send({ type: "ready", userId });
           void presence.opened(userId, send);
-          for (const text of early.splice(0)) receiveReady(text);
         } catch (reason) {
           const error = PlayfieldError.from(reason);
           close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`);
@@ -160,16 +169,8 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
         }
       }
 
-      /** A valid frame of a ready connection: the connection's own types, then the handlers. */
-      async function dispatch(frame: ClientFrame): Promise<void> {
-        if (frame.type === "ping") {
-          send({ type: "pong" });
-          return;
-        }
-        if (frame.type === "auth") {
-          await reauthenticate(frame.token);
-          return;
-        }
+      /** Handles a frame that needs handlers or storage: its promise settles once its answers are sent. */
+      async function dispatch(frame: HandledFrame): Promise<void> {
         try {
           await handleFrame(handlers, frame, { deps, userId: userId!, deviceId, reply: send });
         } catch (reason) {
@@ -177,20 +178,50 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
         }
       }
 
-      /** Reads a frame of a ready connection: a malformed one closes it, a refused one answers `error`. */
-      function receiveReady(text: string): void {
-        if (state !== "ready") return;
+      /** Reads a frame of a ready connection: a malformed one closes it, a refused one answers `error`. Returns the work still running, if any. */
+      function receiveReady(text: string): Promise<void> | undefined {
         const reading = realtime.readClientFrame(text);
         if (reading.kind === "malformed") {
           close(RealtimeCloseCode.BadFrame, reading.reason);
-          return;
+          return undefined;
         }
         if (reading.kind === "refused") {
           const { about, error, clientMessageId } = reading;
           send({ type: "error", about, code: error.code, message: error.rawMessage, ...(clientMessageId !== undefined ? { clientMessageId } : {}) });
-          return;
+          return undefined;
         }
-        void dispatch(reading.frame);
+        const { frame } = reading;
+        if (frame.type === "ping") {
+          send({ type: "pong" });
+          return undefined;
+        }
+        if (frame.type === "auth") return reauthenticate(frame.token);
+        return dispatch(frame);
+      }
+
+      /** Reads the first frame: a valid `auth`, or the connection closes. */
+      function receiveFirst(text: string): Promise<void> | undefined {
+        const reading = realtime.readClientFrame(text);
+        if (reading.kind !== "frame" || reading.frame.type !== "auth") {
+          const why = reading.kind === "malformed" ? reading.reason : reading.kind === "refused" ? reading.error.rawMessage : "";
+          close(RealtimeCloseCode.BadFrame, `the first message must be {"type":"auth","token"}${why ? `: ${why}` : ""}`);
+          return undefined;
+        }
+        return authenticate(reading.frame.token);
+      }
+
+      /** Handles waiting frames in order, each once the one before has finished; a frame that needs no waiting (ping) is answered at once. */
+      function drain(): void {
+        while (!busy && state !== "closed") {
+          const text = waiting.shift();
+          if (text === undefined) return;
+          const running = state === "ready" ? receiveReady(text) : receiveFirst(text);
+          if (running) {
+            busy = true;
+            const next = () => { busy = false; drain(); };
+            running.then(next, next);
+          }
+        }
       }
 
       return {
@@ -206,22 +237,13 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
             }
             frames = decision.state;
           }
-          if (state === "authenticating") {
-            if (early.length < (maxFrames?.burst ?? 100)) early.push(text);
+          // The queue is bounded as the burst is: a client that sends faster than its frames are handled is cut, not buffered.
+          if (busy && waiting.length >= maxWaiting) {
+            close(RealtimeCloseCode.TooManyFrames, `too many messages: at most ${maxWaiting} waiting for the one being handled`);
             return;
           }
-          if (state === "ready") {
-            receiveReady(text);
-            return;
-          }
-          // The first frame: a valid `auth`, or the connection closes.
-          const reading = realtime.readClientFrame(text);
-          if (reading.kind !== "frame" || reading.frame.type !== "auth") {
-            const why = reading.kind === "malformed" ? reading.reason : reading.kind === "refused" ? reading.error.rawMessage : "";
-            close(RealtimeCloseCode.BadFrame, `the first message must be {"type":"auth","token"}${why ? `: ${why}` : ""}`);
-            return;
-          }
-          void authenticate(reading.frame.token);
+          waiting.push(text);
+          drain();
         },
         closed() {
           if (state === "closed") return;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { takeToken, tokensLeft, type RateRule, type RateState } from "../src/domain/throttle.js";
+import { isThrottled, recordFailure, takeToken, tokensLeft, withdrawFailure, type RateRule, type RateState, type ThrottleRule } from "../src/domain/throttle.js";
 
 const rule: RateRule = { burst: 10, intervalMs: 1000 };
 
@@ -93,5 +93,35 @@ describe("tokensLeft", () => {
     expect(tokensLeft({ fullAt: 1500 }, rule, 0)).toBe(8);
     expect(tokensLeft({ fullAt: 1000 }, rule, 0)).toBe(9);
     expect(tokensLeft({ fullAt: 0 }, rule, 500)).toBe(10);
+  });
+});
+
+describe("withdrawFailure", () => {
+  const failures: ThrottleRule = { limit: 3, windowMs: 60_000 };
+
+  it("should take back one failure of the window it was counted in, and leave nothing after the last", () => {
+    const one = recordFailure(undefined, failures, 1000);
+    const two = recordFailure(one, failures, 2000);
+    expect(withdrawFailure(two, one.windowStart)).toEqual({ failures: 1, windowStart: 1000 });
+    expect(withdrawFailure(one, one.windowStart)).toBeUndefined();
+    expect(withdrawFailure(undefined, 1000)).toBeUndefined();
+  });
+
+  it("should not take a failure from a window that started after it was counted", () => {
+    const old = recordFailure(undefined, failures, 1000);
+    const fresh = recordFailure(old, failures, 1000 + failures.windowMs);
+    expect(withdrawFailure(fresh, old.windowStart)).toBe(fresh);
+  });
+
+  it("should undo recordFailure: a counted and withdrawn attempt leaves the throttle as it was (property)", () => {
+    fc.assert(fc.property(fc.array(fc.nat(200_000), { maxLength: 8 }), fc.nat(200_000), (times, at) => {
+      const sorted = [...times].sort((a, b) => a - b);
+      const state = sorted.reduce<ReturnType<typeof recordFailure> | undefined>((s, t) => recordFailure(s, failures, t), undefined);
+      const now = Math.max(at, sorted.at(-1) ?? 0);
+      const counted = recordFailure(state, failures, now);
+      const back = withdrawFailure(counted, counted.windowStart);
+      expect(isThrottled(back, failures, now)).toBe(isThrottled(state, failures, now));
+      if (state && now - state.windowStart < failures.windowMs) expect(back).toEqual(state);
+    }));
   });
 });

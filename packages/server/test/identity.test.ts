@@ -1,10 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { AgeBand, Code, s256Challenge } from "@playfield/core";
+import { createScryptHasher, FAST_TEST_COST, type PasswordHasher } from "@playfield/server";
 import { expectError, testServer, TRANSPORTS } from "./fixtures.js";
 
 const adult = { password: "correct horse battery", birthdate: "1990-05-17" };
 const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 const origin = "http://localhost:5173";
+
+/** The tests' scrypt hasher, counting password checks and holding each until `held` resolves, so that attempts overlap. */
+function countingHasher(held: Promise<unknown>): PasswordHasher & { checks: number } {
+  const scrypt = createScryptHasher({ cost: FAST_TEST_COST });
+  const hasher = {
+    checks: 0,
+    hash: (password: string) => scrypt.hash(password),
+    async verify(password: string, encoded: string) {
+      hasher.checks += 1;
+      await held;
+      return scrypt.verify(password, encoded);
+    },
+  };
+  return hasher;
+}
 
 describe.each(TRANSPORTS)("IdentityService (%s)", (kind) => {
   describe("signUp", () => {
@@ -77,6 +93,34 @@ describe.each(TRANSPORTS)("IdentityService (%s)", (kind) => {
       await expectError(c.identity.signIn({ username: "Ada_99", ...adult }), Code.ResourceExhausted, /try again in \d+ s/);
       t.server.clock.advance(15 * 60_000);
       await expect(c.identity.signIn({ username: "Ada_99", password: adult.password })).resolves.toBeTruthy();
+    });
+
+    it("should check exactly the limit's worth of wrong passwords sent at once, and refuse the rest as throttled", async () => {
+      const hasher = countingHasher(new Promise((resolve) => setTimeout(resolve, 200)));
+      await using t = await testServer(kind, { hasher, signInThrottle: { perUsername: { limit: 3, windowMs: 60_000 } } });
+      await t.client().identity.signUp({ username: "Ada_99", ...adult });
+      const attempts = await Promise.allSettled(Array.from({ length: 8 }, () => t.client().identity.signIn({ username: "Ada_99", password: "wrong password" })));
+      const codes = attempts.map((a) => (a.status === "rejected" ? (a.reason as { code: string }).code : "signed in"));
+      expect(codes.filter((code) => code === Code.Unauthenticated)).toHaveLength(3);
+      expect(codes.filter((code) => code === Code.ResourceExhausted)).toHaveLength(5);
+      expect(hasher.checks).toBe(3);
+    });
+
+    it("should count attempts in flight against the limit, and take back a successful one's", async () => {
+      let release!: () => void;
+      const hasher = countingHasher(new Promise<void>((resolve) => { release = resolve; }));
+      await using t = await testServer(kind, { hasher, signInThrottle: { perUsername: { limit: 2, windowMs: 60_000 } } });
+      await t.client().identity.signUp({ username: "Ada_99", ...adult });
+      // Two right passwords in flight fill the limit of 2 for as long as they are checked: a wrong one meanwhile is refused unchecked.
+      const right = [0, 1].map(() => t.client().identity.signIn({ username: "Ada_99", ...adult }));
+      await expect.poll(() => hasher.checks).toBe(2);
+      await expectError(t.client().identity.signIn({ username: "Ada_99", password: "wrong password" }), Code.ResourceExhausted);
+      release();
+      for (const auth of await Promise.all(right)) expect(auth.accessToken).toBeTruthy();
+      // Once they succeeded nothing of them is counted: the next two wrong passwords are checked.
+      for (let i = 0; i < 2; i++) await expectError(t.client().identity.signIn({ username: "Ada_99", password: "wrong password" }), Code.Unauthenticated);
+      await expectError(t.client().identity.signIn({ username: "Ada_99", ...adult }), Code.ResourceExhausted);
+      expect(hasher.checks).toBe(4);
     });
   });
 

@@ -21,6 +21,17 @@ export function recordFailure(state: ThrottleState | undefined, rule: ThrottleRu
   return { failures: state.failures + 1, windowStart: state.windowStart };
 }
 
+/**
+ * The state after taking back one failure that was counted in the window
+ * starting at `windowStart` (an attempt counted before it was checked, which
+ * then succeeded); undefined when none is left. A failure of a window that
+ * has since ended is not taken from the new one.
+ */
+export function withdrawFailure(state: ThrottleState | undefined, windowStart: number): ThrottleState | undefined {
+  if (!state || state.windowStart !== windowStart) return state;
+  return state.failures > 1 ? { failures: state.failures - 1, windowStart } : undefined;
+}
+
 /** Seconds until a throttled key may try again. */
 export function retryAfterSeconds(state: ThrottleState, rule: ThrottleRule, now: number): number {
   return Math.max(1, Math.ceil((state.windowStart + rule.windowMs - now) / 1000));

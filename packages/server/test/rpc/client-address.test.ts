@@ -46,6 +46,20 @@ describe("sign-in throttle behind a trusted load balancer", () => {
     expect((await (await failFrom(server, "198.51.100.1", 4)).json()).code).toBe(Code.Unauthenticated);
   });
 
+  it("should take back what a successful sign-in counted against its address while it was checked", async () => {
+    const server = createMemoryServer({ trustedProxies: ["10.0.0.2"], signInThrottle: { perAddress: { limit: 2, windowMs: 60_000 } } });
+    const signIn = (username: string, password: string) => server.handle(new Request("http://playfield.test/svc.platform.v1.IdentityService/SignIn", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.7" },
+      body: JSON.stringify({ username, password }),
+    }), { clientAddress: "10.0.0.2" });
+    const users = [await server.seed.user(), await server.seed.user(), await server.seed.user()];
+    for (const user of users) expect((await signIn(user.username, user.password)).status).toBe(200);
+    // Three successes left the address's budget of 2 whole: two failures are checked, the third is throttled.
+    for (let n = 0; n < 2; n++) expect((await (await signIn(`nobody_${n}`, "wrong password")).json()).code).toBe(Code.Unauthenticated);
+    expect((await (await signIn("nobody_2", "wrong password")).json()).code).toBe(Code.ResourceExhausted);
+  });
+
   it("should count every caller as the balancer when it is not trusted", async () => {
     const server = createMemoryServer({ signInThrottle: { perAddress: { limit: 3, windowMs: 60_000 } } });
     for (let n = 0; n < 3; n++) await failFrom(server, `203.0.113.${n}`, n);

@@ -1,6 +1,6 @@
 import {
   AgeBand, ageBandOf, fail, isThrottled, mintClaims, parseBirthdate, passwordProblem, recordFailure,
-  retryAfterSeconds, tables, TokenType, usernameKey, isValidVerifier, verifyS256,
+  retryAfterSeconds, tables, TokenType, usernameKey, isValidVerifier, verifyS256, withdrawFailure,
   type IdentityService, type MethodRequest, type ThrottleRule, type Tx, type UserRow,
 } from "@playfield/core";
 import type { ServiceImpl } from "../../rpc/router.js";
@@ -62,32 +62,40 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
   async signIn(req, ctx) {
     const { deps } = ctx;
     const keys = throttleKeys(deps, req.username, ctx.clientAddress);
-    const user = await deps.storage.transact(async (tx) => {
+    // The attempt counts as a failure in the transaction that checks the limit, before the (slow) password
+    // check: attempts in flight at once cannot all pass a limit that only finished ones would have reached.
+    const { user, windows } = await deps.storage.transact(async (tx) => {
       const now = deps.clock.now();
+      const states = [];
       for (const [key, rule] of keys) {
         const state = await tx.get(tables.throttles, key);
         if (isThrottled(state, rule, now)) {
           throw fail.exhausted(`too many failed sign-ins: try again in ${retryAfterSeconds(state!, rule, now)} s`);
         }
+        states.push(state);
+      }
+      const windows: number[] = [];
+      for (const [i, [key, rule]] of keys.entries()) {
+        const next = recordFailure(states[i], rule, now);
+        await tx.put(tables.throttles, { key, ...next });
+        windows.push(next.windowStart);
       }
       const [user] = await tx.query(tables.users, "byUsername", { equals: [usernameKey(req.username)], limit: 1 });
-      return user;
+      return { user, windows };
     });
     const ok = !!user && user.deletedAt === null && !user.guest && !!user.passwordHash
       && (await deps.hasher.verify(req.password, user.passwordHash));
-    if (!ok || !user) {
-      await deps.storage.transact(async (tx) => {
-        const now = deps.clock.now();
-        for (const [key, rule] of keys) {
-          const next = recordFailure(await tx.get(tables.throttles, key), rule, now);
-          await tx.put(tables.throttles, { key, ...next });
-        }
-      });
-      // One answer for an unknown name and a wrong password, so names cannot be probed.
-      throw fail.unauthenticated("username or password is wrong");
-    }
+    // One answer for an unknown name and a wrong password, so names cannot be probed. The failure is already counted.
+    if (!ok || !user) throw fail.unauthenticated("username or password is wrong");
     const { deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
+      // Success clears the username's failures, and takes back what this attempt counted against its address.
       await tx.delete(tables.throttles, keys[0]![0]);
+      for (const [i, [key]] of keys.entries()) {
+        if (i === 0) continue;
+        const left = withdrawFailure(await tx.get(tables.throttles, key), windows[i]!);
+        if (left) await tx.put(tables.throttles, { key, ...left });
+        else await tx.delete(tables.throttles, key);
+      }
       const { device, refreshToken } = await openDevice(tx, deps, user.id, deviceLabel(ctx));
       return { deviceId: device.id, refreshToken };
     });

@@ -18,6 +18,7 @@ import type { ServerDeps } from "./server-deps.js";
 import { resolveConfig, type ServerOptions } from "./server-options.js";
 import { createDatastoreOperator, type DatastoreOperator } from "./services/datastore/operator.js";
 import { createEconomyOperator, type EconomyOperator } from "./services/economy/operator.js";
+import { createSequence } from "./services/economy/ledger.js";
 import { implementations, serviceRoutes } from "./services/index.js";
 import { adminReportsRoute, createReportsOperator, type ReportsOperator } from "./services/safety/operator.js";
 import { resolveSessionSettings } from "./services/session/settings.js";
@@ -78,6 +79,7 @@ export function createServer(options: ServerOptions): Server {
     sessions: resolveSessionSettings(options.sessions),
     chatFilter: options.chatFilter ?? createDenyListFilter(),
     config,
+    sequence: createSequence(clock),
     hashSecret: hashToken,
     onInternalError,
   };

@@ -8,6 +8,7 @@ import type { PresenceDirectory } from "./ports/presence-directory.js";
 import type { BlobStore } from "./ports/blob-store.js";
 import type { PaymentProvider } from "./ports/payments/payment-provider.js";
 import type { SessionSettings } from "./services/session/settings.js";
+import type { Sequence } from "./services/economy/ledger.js";
 
 
 /** What the server is configured with. Every value has a documented default. */
@@ -48,6 +49,8 @@ export interface ServerDeps {
   /** Rewrites chat texts for their readers (masks words for under-13 senders and readers). */
   chatFilter: ChatFilter;
   config: ServerConfig;
+  /** This server's `seq` numbers, which order economy rows (services/economy/ledger.ts). */
+  sequence: Sequence;
   /** Hashes an opaque token for storage (SHA-256, hex). */
   hashSecret(secret: string): string;
   /** Told every failure no caller hears of: calls that answered `internal`, and background work (announcements, sweeps). */

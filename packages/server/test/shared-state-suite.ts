@@ -86,6 +86,28 @@ export function sharedStateSuite(name: string, open: () => Promise<SharedStorage
       await expect(b.client().identity.signIn({ username: "ada_shared", password: ada.password })).resolves.toBeTruthy();
     });
 
+    it("should check exactly 4 of 10 wrong sign-ins sent at once through both against a limit of 4", async () => {
+      await using w = await world(open, { signInThrottle: { perUsername: { limit: 4, windowMs: 60_000 } } });
+      await w.servers[0].server.seed.user({ username: "ada_shared" });
+      const attempts = await Promise.allSettled(Array.from({ length: 10 }, (_, i) =>
+        w.servers[i % 2]!.client().identity.signIn({ username: "ada_shared", password: "not the password" })));
+      const codes = attempts.map((a) => (a.status === "rejected" ? (a.reason as { code: string }).code : "signed in"));
+      expect(codes.filter((code) => code === Code.Unauthenticated)).toHaveLength(4);
+      expect(codes.filter((code) => code === Code.ResourceExhausted)).toHaveLength(6);
+    });
+
+    it("should number one wallet's ledger rows in the order written, through both servers in one millisecond", async () => {
+      await using w = await world(open);
+      const ada = await w.servers[0].server.seed.user();
+      // The clock stands still: both servers' own sequences hand out the same numbers.
+      for (let i = 0; i < 8; i++) await w.servers[i % 2]!.server.operator.wallets.grant(ada.userId, i + 1, `grant ${i}`);
+      const rows = await w.storage.transact((tx) => tx.query(tables.ledger, "byUser", { equals: [ada.userId] }));
+      expect(rows.map((row) => row.memo)).toEqual(Array.from({ length: 8 }, (_, i) => `grant ${i}`));
+      expect(new Set(rows.map((row) => row.seq)).size).toBe(8);
+      const { transactions } = await w.servers[1].client().economy.listTransactions({}, { token: ada.accessToken });
+      expect(transactions.map((x) => x.amount)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+    });
+
     it("should count an experience's datastore calls through both: 2 + 2 trip a budget of 4", async () => {
       await using w = await world(open, { datastore: { requestsPerMinute: 3, requestsPerPlayer: 1 } });
       const [a, b] = w.servers;

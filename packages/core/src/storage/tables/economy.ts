@@ -6,8 +6,10 @@ import { defineTable } from "../port.js";
  * per-creator and per-experience daily aggregates.
  *
  * No row is written by every call (docs/storage.md, "Hot rows"): `seq`
- * numbers come from the writing process (`nextSeq`), not from a shared
+ * numbers come from the writing server (`nextSeq`), not from a shared
  * counter row, and the daily aggregates are kept in shards summed on read.
+ * `seq` only orders rows: no index on it is unique, equal numbers tie by
+ * primary key, and a ledger row's is above its wallet's `lastSeq`.
  *
  * Money rule: every change of a wallet bucket is a ledger row, written in the
  * same transaction; each bucket of a wallet equals the sum of that bucket's
@@ -23,6 +25,11 @@ export interface WalletRow {
   /** The earliest `heldUntil` of the wallet's held sale rows; null when nothing is held. */
   nextReleaseAt: number | null;
   updatedAt: number;
+  /**
+   * The `seq` of the wallet's newest ledger row (absent on wallets written before it was kept):
+   * the next row's is above it, so a wallet's rows order as they were written, whichever process wrote them.
+   */
+  lastSeq?: number;
 }
 
 export const wallets = defineTable<WalletRow>()({
@@ -46,7 +53,7 @@ export interface LedgerRow {
   amount: number;
   memo: string;
   createdAt: number;
-  /** Order of writes (`nextSeq` in the server): newest first is descending `seq`. */
+  /** Order of the wallet's writes (`nextSeq` in the server, above the wallet's `lastSeq`): newest first is descending `seq`. */
   seq: number;
   /** Bucket deltas. A held sale has its share in `pending`; its release moves it to `earned` on the same row. */
   purchased: number;

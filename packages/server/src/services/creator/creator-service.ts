@@ -193,7 +193,7 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
         requestId: req.requestId,
         createdAt: now,
         updatedAt: now,
-        seq: nextSeq(deps.clock),
+        seq: nextSeq(deps),
       };
       await tx.put(tables.payouts, payout);
       return payoutView(payout);

@@ -125,7 +125,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
         sales: 0,
         createdAt: now,
         updatedAt: now,
-        seq: nextSeq(deps.clock),
+        seq: nextSeq(deps),
       };
       await tx.put(tables.items, row);
       return itemView(tx, row, userId);
@@ -203,7 +203,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
           memo: `Share of ${item.name} sold in your experience (held until ${iso(heldUntil)})`, ref: orderId, role: "experience",
         });
       }
-      const seq = nextSeq(deps.clock);
+      const seq = nextSeq(deps);
       const order: OrderRow = {
         id: orderId,
         buyerId,

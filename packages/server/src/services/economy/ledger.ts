@@ -11,21 +11,40 @@ import type { ServerDeps } from "../../server-deps.js";
 
 /** Sequence numbers per millisecond of the clock before the sequence runs ahead of it. */
 const SEQ_PER_MS = 1024;
-/** The last sequence number this process handed out. */
-let lastSeq = 0;
+
+/** A server's sequence of `seq` numbers (`ServerDeps.sequence`). */
+export interface Sequence {
+  /** The next number: above every number this sequence handed out, and at least `atLeast`. */
+  next(atLeast?: number): number;
+}
 
 /**
- * The next number of this process's sequence (the `seq` of ledger rows,
- * items, orders and payouts): the clock's milliseconds × 1,024, or one more
- * than the last number when the clock has not moved on, so it always grows.
- * No shared counter row: concurrent writers never collide on it (docs/storage.md,
- * "Hot rows"). Numbers of different processes order by their clocks; they
- * stay below 2^53 until the year 2248, and above the counters of earlier
- * versions (1, 2, 3, …), so newer rows still sort after older ones.
+ * The sequence of one server (the `seq` of ledger rows, items, orders and
+ * payouts): the clock's milliseconds × 1,024, or one more than its last
+ * number when the clock has not moved on, so it always grows. It belongs to
+ * the server, not the module: servers in one process (tests make many) do not
+ * share it, as servers in different processes cannot. No shared counter row:
+ * concurrent writers never collide on it (docs/storage.md, "Hot rows").
+ * Numbers of different servers order by their clocks, and two servers may
+ * hand out the same number in the same millisecond: `seq` only orders rows
+ * (no unique index holds it; equal numbers tie by id), and where an order
+ * is owed, one wallet's ledger, `post` takes a number above the wallet's
+ * last one. Numbers stay below 2^53 until the year 2248, and above the
+ * counters of earlier versions (1, 2, 3, …), so newer rows sort after older ones.
  */
-export function nextSeq(clock: Clock): number {
-  lastSeq = Math.max(Math.floor(clock.now()) * SEQ_PER_MS, lastSeq + 1);
-  return lastSeq;
+export function createSequence(clock: Clock): Sequence {
+  let last = 0;
+  return {
+    next(atLeast = 0) {
+      last = Math.max(Math.floor(clock.now()) * SEQ_PER_MS, last + 1, atLeast);
+      return last;
+    },
+  };
+}
+
+/** The next number of the server's sequence. */
+export function nextSeq(deps: Pick<ServerDeps, "sequence">): number {
+  return deps.sequence.next();
 }
 
 const emptyWallet = (userId: string): WalletRow => ({ userId, purchased: 0, earned: 0, pending: 0, nextReleaseAt: null, updatedAt: 0 });
@@ -91,8 +110,8 @@ export async function post(tx: Tx, deps: ServerDeps, posting: Posting): Promise<
     amount: posting.amount,
     memo: posting.memo,
     createdAt: now,
-    // Taken after the wallet read: two writes of one wallet get numbers in commit order.
-    seq: nextSeq(deps.clock),
+    // Above the wallet's last: one wallet's rows number in commit order, whichever server wrote them and whatever its clock says.
+    seq: deps.sequence.next((wallet.lastSeq ?? 0) + 1),
     purchased,
     earned,
     pending,
@@ -100,6 +119,7 @@ export async function post(tx: Tx, deps: ServerDeps, posting: Posting): Promise<
     ref: posting.ref,
     role: posting.role ?? null,
   };
+  next.lastSeq = row.seq;
   await tx.put(tables.ledger, row);
   await tx.put(tables.wallets, next);
   return { row, wallet: next };

@@ -210,7 +210,7 @@ function redisOf(storage: StorageChoice, flagUrl: string | undefined, envUrl: st
   return { url, keyPrefix: prefix ?? "playfield:" };
 }
 
-/** A URL without its password, for messages. */
+/** A URL without its password, for messages: up to the last `@`, as a password may hold one (`p@ss`) unescaped. */
 export function redact(url: string): string {
-  return url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@");
+  return url.replace(/\/\/([^:/@]*):.*@/s, "//$1:***@");
 }

@@ -44,6 +44,9 @@ describe("clientAddressOf (property)", () => {
       const entries = (forwarded ?? "").split(",").map((hop) => hop.trim());
       const spellings = (text: string) => [text, text.replace(/^::ffff:/i, "")];
       expect([...entries.flatMap(spellings), ...spellings(socket.trim())]).toContain(answer);
+      // A key of bounded length and an address's shape: a client cannot make the throttle store anything it likes.
+      expect(answer.length).toBeLessThanOrEqual(64);
+      expect(answer).toMatch(/^[0-9a-f:.]+(%[0-9a-z_.-]+)?$/i);
     }), { numRuns: 1000 });
   });
 });

@@ -29,6 +29,13 @@ describe("clientAddressOf", () => {
     expect(clientAddressOf("10.0.0.2", " , ", PROXIES)).toBe("10.0.0.2");
     expect(clientAddressOf("10.0.0.2", "10.0.0.9, 10.0.0.2", PROXIES)).toBe("10.0.0.9");
   });
+
+  it("should not believe an entry that is not an address (a proxy passed the client's header on): the nearest trusted hop answers", () => {
+    expect(clientAddressOf("10.0.0.2", "x".repeat(5000), PROXIES)).toBe("10.0.0.2");
+    expect(clientAddressOf("10.0.0.2", "203.0.113.7, not-an-address, 10.0.0.9", PROXIES)).toBe("10.0.0.9");
+    expect(clientAddressOf("10.0.0.2", `${"1".repeat(70)}`, PROXIES)).toBe("10.0.0.2");
+    expect(clientAddressOf("fd00::1", "fe80::1%eth0", PROXIES)).toBe("fe80::1%eth0");
+  });
 });
 
 describe("sign-in throttle behind a trusted load balancer", () => {

@@ -20,7 +20,7 @@ export {
 // Symbols below should only be relevant for other libraries; they are @playfield/server's, kept here for suites written before the split.
 export { nodeHttpAdapter, type NodeApp } from "@playfield/server/node";
 export {
-  createFetchHandler, createRpcHandler, createRouter, MAX_BODY_BYTES,
-  type FetchHandler, type RequestEnv, type RawRoute, type RpcHandler, type IncomingCall, type Answer,
+  createFetchHandler, createResponder, createRpcHandler, createRouter, MAX_BODY_BYTES,
+  type FetchHandler, type RequestEnv, type RawRoute, type Responder, type RouteRequest, type RouteAnswer, type RpcHandler, type IncomingCall, type Answer,
   type ServiceImpl, type MethodImpl, type HandlerContext, type Implementations, type Caller,
 } from "@playfield/server";

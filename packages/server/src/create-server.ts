@@ -9,8 +9,10 @@ import { createRandomIds } from "./ports/ids.js";
 import { withProviders } from "./ports/payments/index.js";
 import { createLocalRealtimeHub } from "./ports/realtime-hub.js";
 import { createLocalPresenceDirectory } from "./ports/presence-directory.js";
-import { createCors, withCors, type Cors } from "./routes/cors.js";
-import { createFetchHandler, type FetchHandler, type RawRoute } from "./routes/fetch-handler.js";
+import { createCors, type Cors } from "./routes/cors.js";
+import { createFetchHandler, type FetchHandler } from "./routes/fetch-handler.js";
+import { createResponder, type Responder } from "./routes/respond.js";
+import type { RawRoute } from "./routes/route.js";
 import { serverRoutes } from "./routes/server-routes.js";
 import { createRouter } from "./rpc/router.js";
 import { createRpcHandler, type RpcHandler } from "./rpc/rpc-handler.js";
@@ -29,9 +31,11 @@ export interface Server {
   fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   /** The server as a fetch handler `(Request, env) => Response`, for adapters. */
   handle: FetchHandler;
-  /** The RPC layer alone: adapters that can skip building a `Request` call it directly. */
+  /** The server as one function of a plain request (every route, CORS applied): adapters that can skip building a `Request` call it. */
+  respond: Responder;
+  /** The RPC layer alone. */
   rpc: RpcHandler;
-  /** Which web origins may call the API (`webOrigins`, and loopback outside production); `handle` applies it, adapters that call `rpc` directly too. */
+  /** Which web origins may call the API (`webOrigins`, and loopback outside production); `respond` and `handle` apply it. */
   cors: Cors;
   clock: Clock;
   deps: ServerDeps;
@@ -86,9 +90,11 @@ export function createServer(options: ServerOptions): Server {
   const rawRoutes: RawRoute[] = [serverRoutes(deps, lifecycle), ...serviceRoutes(deps), adminReportsRoute(deps, options.operatorToken)];
   const rpc = createRpcHandler(deps, createRouter(implementations), onInternalError);
   const cors = createCors(config);
-  const handle = withCors(createFetchHandler(rpc, rawRoutes, onInternalError), cors);
+  const respond = createResponder(rpc, rawRoutes, cors, onInternalError);
+  const handle = createFetchHandler(respond);
   return {
     handle,
+    respond,
     rpc,
     cors,
     fetch: (input, init) => handle(input instanceof Request && init === undefined ? input : new Request(input, init)),

@@ -26,8 +26,10 @@ export type { ServerConfig, ServerDeps } from "./server-deps.js";
 
 // Symbols above should be relevant to end users.
 // Symbols below should only be relevant for other libraries (adapters, the test kit).
-export { createFetchHandler, type FetchHandler, type RequestEnv, type RawRoute } from "./routes/fetch-handler.js";
-export { createCors, withCors, CORS_ALLOW_HEADERS, type Cors } from "./routes/cors.js";
+export { createFetchHandler, type FetchHandler, type RequestEnv } from "./routes/fetch-handler.js";
+export { createResponder, type Responder } from "./routes/respond.js";
+export { jsonAnswer, type RawRoute, type RouteAnswer, type RouteRequest } from "./routes/route.js";
+export { createCors, CORS_ALLOW_HEADERS, type Cors } from "./routes/cors.js";
 export { createRpcHandler, MAX_BODY_BYTES, type RpcHandler, type IncomingCall, type Answer } from "./rpc/rpc-handler.js";
 export { createRouter, type Route, type ServiceImpl, type MethodImpl, type Implementations } from "./rpc/router.js";
 export type { HandlerContext } from "./rpc/handler-context.js";

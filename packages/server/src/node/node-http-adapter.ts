@@ -1,23 +1,23 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fail } from "@playfield/core";
-import type { Cors } from "../routes/cors.js";
 import type { FetchHandler } from "../routes/fetch-handler.js";
-import { knownBody } from "../routes/known-body.js";
-import { errorAnswer, MAX_BODY_BYTES, type Answer, type IncomingCall, type RpcHandler } from "../rpc/rpc-handler.js";
+import type { Responder } from "../routes/respond.js";
+import type { RouteAnswer, RouteRequest } from "../routes/route.js";
+import { errorAnswer, MAX_BODY_BYTES } from "../rpc/rpc-handler.js";
 
-/** What the adapter serves: the fetch handler, and the RPC layer for the fast path. */
+/** What the adapter serves: a fetch handler, or better the server's responder. */
 export interface NodeApp {
   handle: FetchHandler;
-  rpc?: RpcHandler;
-  /** The CORS policy the fetch handler applies, applied here to the RPC answers that skip it. */
-  cors?: Cors;
+  /** The server as one function of a plain request (routes/respond.ts); when given, every request goes there. */
+  respond?: Responder;
 }
 
 /**
- * Puts a Playfield server on Node's `http`. API calls go straight to the RPC
- * layer, read from the IncomingMessage with no `Request`, `Headers` or
- * streams built (they cost more than the call itself in Node 20); other paths
- * go through the fetch handler. Bodies over MAX_BODY_BYTES are refused as
+ * Puts a Playfield server on Node's `http`. Every request (API calls, health,
+ * keys, content, preflights) goes to the server's responder, read from the
+ * IncomingMessage with no `Request`, `Headers`, `URL` or streams built (in
+ * Node 20 they cost more than the call itself); an app with only a fetch
+ * handler is served through it. Bodies over MAX_BODY_BYTES are refused as
  * they arrive.
  *
  * @example
@@ -42,14 +42,8 @@ export function nodeHttpAdapter(app: NodeApp): (req: IncomingMessage, res: Serve
     req.on("end", () => {
       if (refused) return;
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      const path = pathOf(req.url ?? "/");
-      // Preflights go through the fetch handler, which answers them on every path.
-      const route = req.method === "OPTIONS" ? undefined : app.rpc?.route(path);
-      const origin = req.headers.origin;
-      const done = route
-        ? app.rpc!.handle(route, new NodeCall(req, body)).then((answer) => writeAnswer(res, origin === undefined || !app.cors
-            ? answer
-            : { ...answer, headers: app.cors.withHeaders(answer.headers, origin) }))
+      const done = app.respond
+        ? app.respond(new NodeRequest(req, body)).then((answer) => writeAnswer(res, answer))
         : viaFetch(app.handle, req, res, body);
       done.catch(() => {
         if (!res.headersSent) writeAnswer(res, errorAnswer(fail.invalid("request could not be read")));
@@ -59,41 +53,67 @@ export function nodeHttpAdapter(app: NodeApp): (req: IncomingMessage, res: Serve
   };
 }
 
-/** A call read from an IncomingMessage; its methods live on the prototype, so a call builds no closures. */
-class NodeCall implements IncomingCall {
+// A path of these characters with no `.` or `..` segment reads the same raw
+// as through the URL parser; any other is parsed, as a `Request` would be.
+const PLAIN_PATH = /^\/[\w\-.~!$&'()*+,;=:@%/]*$/;
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:\/|$)/i;
+
+/** A request read from an IncomingMessage; its methods live on the prototype, so a call builds no closures. */
+class NodeRequest implements RouteRequest {
   readonly method: string;
+  readonly path: string;
   // Read now, not when a method asks: a client that hangs up takes its address with it (throttles key on it).
   // Node caches it per socket, so a keep-alive connection looks it up once.
   readonly clientAddress: string | null;
+  private readonly search: string;
+  private params: URLSearchParams | undefined;
   constructor(private readonly req: IncomingMessage, private readonly body: Buffer) {
     this.method = req.method ?? "GET";
     this.clientAddress = req.socket.remoteAddress ?? null;
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q === -1 ? url : url.slice(0, q);
+    if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) {
+      this.path = path;
+      this.search = q === -1 ? "" : url.slice(q);
+    } else {
+      const parsed = parseUrl(url);
+      this.path = parsed?.pathname ?? path;
+      this.search = parsed?.search ?? "";
+    }
+  }
+  get query(): URLSearchParams {
+    return (this.params ??= new URLSearchParams(this.search));
   }
   header(name: string): string | null {
-    return headerOf(this.req, name);
+    const value = this.req.headers[name];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(", ") : value;
   }
   text(): string {
     return this.body.toString("utf8");
   }
 }
 
-function pathOf(url: string): string {
-  const q = url.indexOf("?");
-  return q === -1 ? url : url.slice(0, q);
+function parseUrl(url: string): URL | null {
+  try {
+    return new URL(url, "http://localhost");
+  } catch {
+    return null;
+  }
 }
 
-function headerOf(req: IncomingMessage, name: string): string | null {
-  const value = req.headers[name];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
-function writeAnswer(res: ServerResponse, answer: Answer): void {
+function writeAnswer(res: ServerResponse, answer: RouteAnswer): void {
   const headers: string[] = [];
   for (const name in answer.headers) headers.push(name, answer.headers[name]!);
-  headers.push("content-length", String(Buffer.byteLength(answer.body)));
+  const { body } = answer;
+  // A route may say the length itself: a HEAD answer has none of the body it measures.
+  if (answer.headers["content-length"] === undefined) {
+    headers.push("content-length", String(body === null ? 0 : typeof body === "string" ? Buffer.byteLength(body) : body.byteLength));
+  }
   res.writeHead(answer.status, headers);
-  res.end(answer.body);
+  if (body === null) res.end();
+  else res.end(body);
 }
 
 async function viaFetch(handle: FetchHandler, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
@@ -110,13 +130,6 @@ async function viaFetch(handle: FetchHandler, req: IncomingMessage, res: ServerR
   const response = await handle(request, { clientAddress: req.socket.remoteAddress ?? null });
   const out: Record<string, string> = {};
   response.headers.forEach((value, key) => { out[key] = value; });
-  // A Response the server made keeps its body beside it (routes/known-body.ts): no stream to read.
-  const known = knownBody(response);
-  const bytes = known === undefined ? Buffer.from(await response.arrayBuffer())
-    : known === null ? Buffer.alloc(0)
-    : typeof known === "string" ? known
-    : Buffer.from(known.buffer, known.byteOffset, known.byteLength);
-  out["content-length"] = String(typeof bytes === "string" ? Buffer.byteLength(bytes) : bytes.length);
-  res.writeHead(response.status, out);
-  res.end(bytes);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  writeAnswer(res, { status: response.status, headers: out, body: bytes });
 }

@@ -2,7 +2,6 @@ import { Code, PlayfieldError } from "@playfield/core";
 import { errorAnswer, type Answer } from "../rpc/rpc-handler.js";
 import type { ServerConfig } from "../server-deps.js";
 import { isAllowedOrigin } from "../services/identity/origins.js";
-import { toResponse, type FetchHandler } from "./fetch-handler.js";
 
 /*
  * CORS: which web pages on other origins may call the API, and the headers
@@ -92,25 +91,5 @@ export function createCors(config: Pick<ServerConfig, "webOrigins" | "environmen
         return false;
       }
     },
-  };
-}
-
-/**
- * A fetch handler with CORS: preflights answered on every path, the headers
- * added to answers of requests that carry an `Origin`, and `Vary: Origin`
- * on every GET (content and keys are cached, whoever asked first).
- */
-export function withCors(handle: FetchHandler, cors: Cors): FetchHandler {
-  return async (request, env) => {
-    const origin = request.headers.get("origin");
-    if (request.method === "OPTIONS") {
-      return toResponse(cors.preflight({ origin, privateNetwork: request.headers.get("access-control-request-private-network") === "true" }));
-    }
-    const response = await handle(request, env);
-    if (origin === null && request.method !== "GET") return response;
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => { headers[name] = value; });
-    // A copy: a Response's headers may be immutable (one passed through from a fetch).
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: cors.withHeaders(headers, origin) });
   };
 }

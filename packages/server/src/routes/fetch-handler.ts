@@ -1,6 +1,5 @@
-import { Code, PlayfieldError, fail } from "@playfield/core";
-import { errorAnswer, type Answer, type IncomingCall, type RpcHandler } from "../rpc/rpc-handler.js";
-import { bodyResponse } from "./known-body.js";
+import type { Responder } from "./respond.js";
+import type { RouteAnswer, RouteRequest } from "./route.js";
 
 /** What an adapter knows about a request beyond the Request itself. */
 export interface RequestEnv {
@@ -10,19 +9,23 @@ export interface RequestEnv {
 /** A Playfield server as a fetch handler: `(Request) => Promise<Response>`. */
 export type FetchHandler = (request: Request, env?: RequestEnv) => Promise<Response>;
 
-/** Extra non-RPC routes (health, keys, content): answer a Response, or null to pass. */
-export type RawRoute = (request: Request, url: URL) => Promise<Response | null> | Response | null;
-
-export function toResponse(answer: Answer): Response {
-  // A 204 (a preflight's answer) may have no body at all, not even an empty one.
-  return bodyResponse(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers });
+/** An answer as a Response. */
+export function toResponse(answer: RouteAnswer): Response {
+  // A 204 or 304 may have no body at all, not even an empty one.
+  const body = answer.status === 204 || answer.status === 304 ? null : answer.body;
+  return new Response(body, { status: answer.status, headers: answer.headers });
 }
 
-/** A call read from a Request; its methods live on the prototype, so a call builds no closures. */
-class FetchCall implements IncomingCall {
+/** A route request read from a Request; its methods live on the prototype, so a call builds no closures. */
+class FetchRequest implements RouteRequest {
   readonly method: string;
-  constructor(private readonly request: Request, readonly clientAddress: string | null) {
+  readonly path: string;
+  constructor(private readonly request: Request, private readonly url: URL, readonly clientAddress: string | null) {
     this.method = request.method;
+    this.path = url.pathname;
+  }
+  get query(): URLSearchParams {
+    return this.url.searchParams;
   }
   header(name: string): string | null {
     return this.request.headers.get(name);
@@ -33,32 +36,13 @@ class FetchCall implements IncomingCall {
 }
 
 /**
- * The server as a fetch handler: API methods go to the RPC layer, other paths
- * to the raw routes; anything else is `not_found` (or `unimplemented` for a
- * path shaped like a method).
+ * The server as a fetch handler: each Request read as a route request and
+ * answered by the server's responder (routes/respond.ts).
+ *
+ * @example
+ * const handle = createFetchHandler(respond);
+ * const response = await handle(new Request("http://localhost/healthz"));
  */
-export function createFetchHandler(rpc: RpcHandler, rawRoutes: RawRoute[] = [], onInternalError: (error: unknown) => void = () => {}): FetchHandler {
-  return async (request, env = {}) => {
-    const url = new URL(request.url);
-    const route = rpc.route(url.pathname);
-    if (route) {
-      const answer = await rpc.handle(route, new FetchCall(request, env.clientAddress ?? null));
-      return toResponse(answer);
-    }
-    for (const raw of rawRoutes) {
-      let response: Response | null;
-      try {
-        response = await raw(request, url);
-      } catch (error) {
-        // A route's bug answers `internal`, like an RPC's: never a rejected fetch.
-        onInternalError(error);
-        return toResponse(errorAnswer(new PlayfieldError(Code.Internal, "internal error")));
-      }
-      if (response) return response;
-    }
-    const rpcLike = /^\/[\w.]+\/\w+$/.test(url.pathname);
-    return toResponse(errorAnswer(rpcLike
-      ? new PlayfieldError(Code.Unimplemented, `${url.pathname.slice(1)} is not a method of this API`)
-      : fail.notFound(`no route for ${request.method} ${url.pathname}`)));
-  };
+export function createFetchHandler(respond: Responder): FetchHandler {
+  return async (request, env = {}) => toResponse(await respond(new FetchRequest(request, new URL(request.url), env.clientAddress ?? null)));
 }

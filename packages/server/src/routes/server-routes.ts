@@ -1,7 +1,6 @@
 import type { ServerLifecycle } from "../lifecycle/server-lifecycle.js";
 import type { ServerDeps } from "../server-deps.js";
-import type { RawRoute } from "./fetch-handler.js";
-import { jsonResponse } from "./known-body.js";
+import { jsonAnswer, type RawRoute } from "./route.js";
 
 /**
  * The server's own routes: `GET /healthz` (liveness: the process answers),
@@ -10,16 +9,16 @@ import { jsonResponse } from "./known-body.js";
  * and the token keys at `GET /.well-known/jwks.json`.
  */
 export function serverRoutes(deps: ServerDeps, lifecycle: ServerLifecycle): RawRoute {
-  return async (request, url) => {
+  return async (request) => {
     if (request.method !== "GET") return null;
-    if (url.pathname === "/healthz") return jsonResponse({ status: "ok" });
-    if (url.pathname === "/readyz") {
+    if (request.path === "/healthz") return jsonAnswer({ status: "ok" });
+    if (request.path === "/readyz") {
       const report = await lifecycle.readiness();
       // Probes must see the answer of now, never a cached one.
-      return jsonResponse(report, { status: report.status === "ready" ? 200 : 503, headers: { "cache-control": "no-store" } });
+      return jsonAnswer(report, report.status === "ready" ? 200 : 503, { "cache-control": "no-store" });
     }
-    if (url.pathname === "/.well-known/jwks.json") {
-      return jsonResponse(deps.signer.jwks(), { headers: { "cache-control": "public, max-age=300" } });
+    if (request.path === "/.well-known/jwks.json") {
+      return jsonAnswer(deps.signer.jwks(), 200, { "cache-control": "public, max-age=300" });
     }
     return null;
   };

@@ -1,4 +1,4 @@
-import type { RawRoute } from "../routes/fetch-handler.js";
+import type { RawRoute } from "../routes/route.js";
 import type { Implementations } from "../rpc/router.js";
 import type { ServerDeps } from "../server-deps.js";
 import { chatService } from "./chat/chat-service.js";

@@ -1,9 +1,8 @@
 import { proportionFactor, tables, type AvatarRow } from "@playfield/core";
-import type { RawRoute } from "../../routes/fetch-handler.js";
+import type { RawRoute, RouteAnswer } from "../../routes/route.js";
 import type { ServerDeps } from "../../server-deps.js";
 import { defaultAvatar } from "./avatar-service.js";
 import { decodeSegment } from "../../routes/path-segment.js";
-import { bodyResponse } from "../../routes/known-body.js";
 
 /*
  * The headshot every UserSummary points at: an SVG the server draws from the
@@ -39,8 +38,8 @@ export function renderHeadshot(avatar: AvatarRow): string {
 
 /** The headshot route. */
 export function headshotRoute(deps: ServerDeps): RawRoute {
-  return async (request, url) => {
-    const match = request.method === "GET" ? HEADSHOT_PATH.exec(url.pathname) : null;
+  return async (request): Promise<RouteAnswer | null> => {
+    const match = request.method === "GET" ? HEADSHOT_PATH.exec(request.path) : null;
     if (!match) return null;
     const userId = decodeSegment(match[1]!);
     const avatar = userId === null ? null : await deps.storage.transact(async (tx) => {
@@ -48,15 +47,17 @@ export function headshotRoute(deps: ServerDeps): RawRoute {
       if (!user || user.deletedAt !== null) return null;
       return (await tx.get(tables.avatars, userId)) ?? defaultAvatar(userId, user.createdAt);
     });
-    if (!avatar) return bodyResponse("no such user", { status: 404, headers: { "content-type": "text/plain" } });
-    const current = url.searchParams.get("v") === String(avatar.version);
-    return bodyResponse(renderHeadshot(avatar), {
+    if (!avatar) return { status: 404, headers: { "content-type": "text/plain" }, body: "no such user" };
+    const current = request.query.get("v") === String(avatar.version);
+    return {
+      status: 200,
+      body: renderHeadshot(avatar),
       headers: {
         "content-type": "image/svg+xml",
         etag: `"${avatar.version}"`,
         // A URL with the current version never changes; any other gets revalidated.
         "cache-control": current ? "public, max-age=31536000, immutable" : "no-cache",
       },
-    });
+    };
   };
 }

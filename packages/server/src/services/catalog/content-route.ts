@@ -1,7 +1,6 @@
 import { fail, tables, toErrorJson } from "@playfield/core";
-import type { RawRoute } from "../../routes/fetch-handler.js";
+import { jsonAnswer, type RawRoute } from "../../routes/route.js";
 import type { ServerDeps } from "../../server-deps.js";
-import { bodyResponse, jsonResponse } from "../../routes/known-body.js";
 
 /** The URL UploadContent answers: a path on the API's own origin. */
 export const contentUrl = (sha256: string) => `/content/${sha256}`;
@@ -17,14 +16,14 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
  * HTML page cannot run script on the API's origin.
  */
 export function contentRoute(deps: ServerDeps): RawRoute {
-  return async (request, url) => {
-    if (!url.pathname.startsWith("/content/")) return null;
+  return async (request) => {
+    if (!request.path.startsWith("/content/")) return null;
     if (request.method !== "GET" && request.method !== "HEAD") return null;
-    const sha256 = CONTENT_ROUTE.exec(url.pathname)?.[1];
+    const sha256 = CONTENT_ROUTE.exec(request.path)?.[1];
     const meta = sha256 ? await deps.storage.transact((tx) => tx.get(tables.contentBlobs, sha256)) : undefined;
     const bytes = sha256 && meta ? await deps.blobs.get(sha256) : null;
     if (!sha256 || !meta || !bytes) {
-      return jsonResponse(toErrorJson(fail.notFound("content: no blob with this hash")), { status: 404 });
+      return jsonAnswer(toErrorJson(fail.notFound("content: no blob with this hash")), 404);
     }
     const etag = `"${sha256}"`;
     const headers: Record<string, string> = {
@@ -35,10 +34,10 @@ export function contentRoute(deps: ServerDeps): RawRoute {
       "content-security-policy": "default-src 'none'; sandbox",
       "access-control-allow-origin": "*",
     };
-    if (request.headers.get("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) {
-      return bodyResponse(null, { status: 304, headers });
+    if (request.header("if-none-match")?.split(",").some((tag) => tag.trim() === etag)) {
+      return { status: 304, headers, body: null };
     }
     headers["content-length"] = String(bytes.byteLength);
-    return bodyResponse(request.method === "HEAD" ? null : new Uint8Array(bytes), { status: 200, headers });
+    return { status: 200, headers, body: request.method === "HEAD" ? null : new Uint8Array(bytes) };
   };
 }

@@ -1,10 +1,9 @@
 import { PlayfieldError, tables } from "@playfield/core";
-import type { RawRoute } from "../../routes/fetch-handler.js";
+import type { RawRoute, RouteAnswer } from "../../routes/route.js";
 import type { ServerDeps } from "../../server-deps.js";
 import { cancelTopUp, completeTopUp, type TopUpOutcome } from "./top-up.js";
 import { CHECKOUT_PATH } from "../../ports/payments/index.js";
 import { decodeSegment } from "../../routes/path-segment.js";
-import { bodyResponse } from "../../routes/known-body.js";
 
 /*
  * The sandbox checkout page: `GET /checkout/<orderId>` shows the order with
@@ -15,13 +14,14 @@ import { bodyResponse } from "../../routes/known-body.js";
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-function page(status: number, title: string, body: string): Response {
+function page(status: number, title: string, body: string): RouteAnswer {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>`
     + `<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
-  return bodyResponse(html, {
+  return {
     status,
     headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-frame-options": "DENY" },
-  });
+    body: html,
+  };
 }
 
 const OUTCOME_TEXT: Record<TopUpOutcome, string> = {
@@ -33,9 +33,9 @@ const OUTCOME_TEXT: Record<TopUpOutcome, string> = {
 
 /** The checkout page route, built with the server's parts. */
 export function checkoutRoute(deps: ServerDeps): RawRoute {
-  return async (request, url) => {
-    if (!url.pathname.startsWith(CHECKOUT_PATH) || deps.config.environment === "production") return null;
-    const orderId = decodeSegment(url.pathname.slice(CHECKOUT_PATH.length));
+  return async (request) => {
+    if (!request.path.startsWith(CHECKOUT_PATH) || deps.config.environment === "production") return null;
+    const orderId = decodeSegment(request.path.slice(CHECKOUT_PATH.length));
     if (orderId === null) return page(404, "No such order", "<p>This checkout link is not valid.</p>");
     if (request.method === "GET") {
       const order = await deps.storage.transact((tx) => tx.get(tables.topUpOrders, orderId));
@@ -47,7 +47,13 @@ export function checkoutRoute(deps: ServerDeps): RawRoute {
       return page(200, "Sandbox checkout", `${what}${form}`);
     }
     if (request.method !== "POST") return page(405, "Method not allowed", "<p>Use GET or POST.</p>");
-    const action = new URLSearchParams(await request.text().catch(() => "")).get("action");
+    let form = "";
+    try {
+      form = await request.text();
+    } catch {
+      // A body that cannot be read names no action: answered below as a bad request.
+    }
+    const action = new URLSearchParams(form).get("action");
     if (action !== "pay" && action !== "cancel") return page(400, "Bad request", "<p>action: pay or cancel.</p>");
     try {
       const { order, outcome } = action === "pay" ? await completeTopUp(deps, orderId) : await cancelTopUp(deps, orderId);

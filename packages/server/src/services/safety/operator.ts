@@ -1,7 +1,6 @@
 import { REPORT_OUTCOMES, tables, type ReportOutcome, type ReportRow } from "@playfield/core";
-import type { RawRoute } from "../../routes/fetch-handler.js";
+import type { RawRoute, RouteAnswer } from "../../routes/route.js";
 import type { ServerDeps } from "../../server-deps.js";
-import { bodyResponse } from "../../routes/known-body.js";
 
 /*
  * The operator's side of the moderation queue: `server.operator.reports`
@@ -68,17 +67,17 @@ export function renderReportsPage(reports: QueuedReport[], status: string): stri
  */
 export function adminReportsRoute(deps: ServerDeps, operatorToken: string | undefined): RawRoute {
   const reports = createReportsOperator(deps);
-  return async (request, url) => {
-    if (request.method !== "GET" || url.pathname !== "/admin/reports") return null;
+  return async (request): Promise<RouteAnswer | null> => {
+    if (request.method !== "GET" || request.path !== "/admin/reports") return null;
     if (deps.config.environment === "production" || operatorToken) {
-      if (!operatorToken) return bodyResponse("not found", { status: 404, headers: { "content-type": "text/plain" } });
+      if (!operatorToken) return { status: 404, headers: { "content-type": "text/plain" }, body: "not found" };
       // Compared as hashes, so the time taken says nothing about the token.
-      if (deps.hashSecret(request.headers.get("authorization") ?? "") !== deps.hashSecret(`Bearer ${operatorToken}`)) {
-        return bodyResponse("operator token required", { status: 401, headers: { "content-type": "text/plain", "www-authenticate": "Bearer" } });
+      if (deps.hashSecret(request.header("authorization") ?? "") !== deps.hashSecret(`Bearer ${operatorToken}`)) {
+        return { status: 401, headers: { "content-type": "text/plain", "www-authenticate": "Bearer" }, body: "operator token required" };
       }
     }
-    const status = url.searchParams.get("status") === "resolved" ? "resolved" : "open";
+    const status = request.query.get("status") === "resolved" ? "resolved" : "open";
     const html = renderReportsPage(await reports.list({ status, limit: 500 }), status);
-    return bodyResponse(html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+    return { status: 200, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }, body: html };
   };
 }

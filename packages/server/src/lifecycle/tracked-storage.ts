@@ -1,4 +1,4 @@
-import type { Storage } from "@playfield/core";
+import type { Storage, TransactOptions, Tx } from "@playfield/core";
 
 /** A storage that counts the transactions running through it, so a shutdown can wait for them. */
 export interface TrackedStorage {
@@ -20,15 +20,28 @@ export function trackTransactions(storage: Storage): TrackedStorage {
     waiters = [];
     for (const wake of woken) wake();
   };
+  // Counted down on the transaction's own promise: an async wrapper would add turns to every call.
+  const done = <T>(value: T) => {
+    running -= 1;
+    settle();
+    return value;
+  };
+  const failed = (error: unknown) => {
+    running -= 1;
+    settle();
+    throw error;
+  };
   const tracked: Storage = {
-    async transact(fn, options) {
+    transact<T>(fn: (tx: Tx) => Promise<T>, options?: TransactOptions): Promise<T> {
       running += 1;
+      let result: Promise<T>;
       try {
-        return await storage.transact(fn, options);
-      } finally {
-        running -= 1;
-        settle();
+        result = storage.transact(fn, options);
+      } catch (error) {
+        // A storage that throws rather than rejects is counted down all the same.
+        result = Promise.reject(error);
       }
+      return result.then(done, failed);
     },
     init: (tables) => storage.init(tables),
     clear: () => storage.clear(),

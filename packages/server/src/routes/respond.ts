@@ -16,9 +16,7 @@ const RPC_LIKE = /^\/[\w.]+\/\w+$/;
  * `Vary: Origin` on every GET (content and keys are cached, whoever asked first).
  */
 export function createResponder(rpc: RpcHandler, rawRoutes: RawRoute[], cors: Cors, onInternalError: (error: unknown) => void): Responder {
-  async function route(request: RouteRequest): Promise<RouteAnswer> {
-    const method = rpc.route(request.path);
-    if (method) return rpc.handle(method, request);
+  async function viaRawRoutes(request: RouteRequest): Promise<RouteAnswer> {
     for (const raw of rawRoutes) {
       let answer: RouteAnswer | null;
       try {
@@ -35,13 +33,17 @@ export function createResponder(rpc: RpcHandler, rawRoutes: RawRoute[], cors: Co
       : fail.notFound(`no route for ${request.method} ${request.path}`));
   }
 
-  return async (request) => {
+  const withCors = (origin: string | null) => (answer: RouteAnswer): RouteAnswer =>
+    ({ status: answer.status, headers: cors.withHeaders(answer.headers, origin), body: answer.body });
+
+  // Not async: an API call without an Origin (every call from a game or a server) takes no turn here.
+  return (request) => {
     const origin = request.header("origin");
     if (request.method === "OPTIONS") {
-      return cors.preflight({ origin, privateNetwork: request.header("access-control-request-private-network") === "true" });
+      return Promise.resolve(cors.preflight({ origin, privateNetwork: request.header("access-control-request-private-network") === "true" }));
     }
-    const answer = await route(request);
-    if (origin === null && request.method !== "GET") return answer;
-    return { status: answer.status, headers: cors.withHeaders(answer.headers, origin), body: answer.body };
+    const method = rpc.route(request.path);
+    const answer = method ? rpc.handle(method, request) : viaRawRoutes(request);
+    return origin === null && request.method !== "GET" ? answer : answer.then(withCors(origin));
   };
 }

@@ -32,6 +32,11 @@ export function createMemoryStorage(): Storage {
   const stores = new Map<string, TableStore>();
   // The tail of the queue of transactions: each starts when the one before it settles.
   let tail: Promise<unknown> = Promise.resolve();
+  // Transactions queued or running: with none, the next starts at once rather than a turn later.
+  let queued = 0;
+  const dequeue = () => {
+    queued -= 1;
+  };
 
   function storeOf<R>(table: TableDef<R>): TableStore<R> {
     let store = stores.get(table.name);
@@ -43,8 +48,9 @@ export function createMemoryStorage(): Storage {
   }
 
   function enqueue<T>(run: () => Promise<T>): Promise<T> {
-    const result = tail.then(run);
-    tail = result.catch(() => undefined);
+    const result = queued === 0 ? run() : tail.then(run);
+    queued += 1;
+    tail = result.then(dequeue, dequeue);
     return result;
   }
 

@@ -25,6 +25,7 @@ export { SafetyService } from "./api/safety-service.js";
 export { DatastoreService } from "./api/datastore-service.js";
 export * as schemas from "./schemas/index.js";
 export { AgeBand, ageBandOf, parseBirthdate } from "./domain/age-band.js";
+export { isoTime } from "./domain/iso-time.js";
 export * from "./domain/account-rules.js";
 export * from "./domain/relationship.js";
 export * from "./domain/who-can-friend.js";

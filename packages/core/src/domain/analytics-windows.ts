@@ -3,11 +3,13 @@
  * lengths and day-1 retention, from plain records (no storage here).
  */
 
-export const DAY_MS = 86_400_000;
+import { DAY_MS, isoTime } from "./iso-time.js";
+
+export { DAY_MS };
 
 /** The UTC day of a time, as `YYYY-MM-DD`. */
 export function dayKey(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  return isoTime(ms).slice(0, 10);
 }
 
 /** The start (00:00 UTC) of the day of `ms`. */

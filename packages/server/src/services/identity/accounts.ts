@@ -1,5 +1,5 @@
 import {
-  AgeBand, ageBandOf, fail, mintClaims, tables, TokenType, usernameKey,
+  AgeBand, ageBandOf, fail, isoTime, mintClaims, tables, TokenType, usernameKey,
   type AccountSettingsRow, type DeviceRow, type MethodOutput, type Tx, type UserRow, type IdentityService,
 } from "@playfield/core";
 import type { HandlerContext } from "../../rpc/handler-context.js";
@@ -15,7 +15,8 @@ import type { ServerDeps } from "../../server-deps.js";
 type AuthResponse = MethodOutput<typeof IdentityService.methods.signIn>;
 type Me = MethodOutput<typeof IdentityService.methods.getMe>;
 
-export const iso = (ms: number) => new Date(ms).toISOString();
+/** A stored time as the API writes it (ISO 8601). */
+export const iso = isoTime;
 
 /** The path of a user's headshot (served by avatar-headshot.ts); `v` changes whenever the avatar does. */
 export function headshotPath(userId: string, avatarVersion: number): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tables, type ExperienceRow, type GameSessionRow, type UserRow } from "@playfield/core";
+import { tables, type ExperienceRow, type GameSessionRow, type ItemRow, type UserRow } from "@playfield/core";
 import { syncTerms } from "../src/services/catalog/search.js";
 import { createMemoryStorage } from "@playfield/server-memory";
 import { newUser, putMember, saveUser } from "@playfield/server";
@@ -177,6 +177,43 @@ describe("reads per call (no read in a loop)", () => {
       });
       // Search picks reads by id or a walk of the visits index by how many match: a few either way.
       expect(await readsOf(w, () => catalog.listExperiences({ sort: "search", query: "world", limit: 2 }))).toBeLessThanOrEqual(FEW);
+    }
+    const [small, large] = counts;
+    expect(large).toEqual(small);
+    for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+  });
+
+  it("should list items and a user's inventory in the same few reads for 4 or 200 items by as many creators", async () => {
+    const counts = [];
+    for (const n of [4, 200]) {
+      const w = await world();
+      const me = w.viewer.user.userId;
+      const creators = await crowd(w, n, "maker");
+      const now = w.t.server.clock.now();
+      await w.t.server.deps.storage.transact(async (tx) => {
+        for (const [i, creator] of creators.entries()) {
+          const item: ItemRow = {
+            id: `itm_${i}`, kind: i % 2 ? "avatar_hat" : "developer_product", name: `Item ${i}`, description: "", price: 10, creatorId: creator.id,
+            experienceId: "", thumbnailUrl: "", listed: true, sales: 1, createdAt: now, updatedAt: now, seq: i + 1,
+          };
+          await tx.put(tables.items, item);
+          // The viewer owns every avatar item; one owned item is gone.
+          const itemId = i === 1 ? "itm_gone" : item.id;
+          if (i % 2) await tx.put(tables.ownership, { id: `${me}:${itemId}`, userId: me, itemId, kind: item.kind, acquiredAt: now, seq: i + 1 });
+        }
+      });
+      const economy = w.viewer.client.economy;
+      const listed = await economy.listItems({ limit: 100 });
+      expect(listed.items).toHaveLength(Math.min(n, 100));
+      expect(listed.items.filter((item) => item.owned)).toHaveLength(Math.min(n, 100) / 2 - (n < 100 ? 1 : 0));
+      expect(listed.items.every((item) => item.creatorName.startsWith("maker_"))).toBe(true);
+      const inventory = await economy.listInventory({});
+      expect(inventory.items).toHaveLength(n / 2 - 1);
+      expect(inventory.items.every((item) => item.owned && item.kind === "avatar_hat")).toBe(true);
+      counts.push({
+        listItems: await readsOf(w, () => economy.listItems({ limit: 100 })),
+        listInventory: await readsOf(w, () => economy.listInventory({})),
+      });
     }
     const [small, large] = counts;
     expect(large).toEqual(small);

@@ -7,7 +7,7 @@ import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { CREDIT_PACKS, LIST_DEFAULT } from "./config.js";
 import {
-  AVATAR_KINDS, EXPERIENCE_KINDS, itemView, itemViews, ownedOnce, ownershipId, ownExperience, requireItem,
+  AVATAR_KINDS, EXPERIENCE_KINDS, itemView, itemViews, ownedItems, ownedOnce, ownershipId, ownExperience, requireItem,
 } from "./items.js";
 import { nextSeq, post, settledWallet, walletView } from "./ledger.js";
 import { providerOf } from "../../ports/payments/index.js";
@@ -240,12 +240,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
       const owned = req.kind
         ? await tx.query(tables.ownership, "byUserKind", { equals: [userId, req.kind], order: "desc" })
         : await tx.query(tables.ownership, "byUser", { equals: [userId], order: "desc" });
-      const rows: ItemRow[] = [];
-      for (const o of owned) {
-        const item = await tx.get(tables.items, o.itemId);
-        if (item) rows.push(item);
-      }
-      return { items: await itemViews(tx, rows, userId) };
+      return { items: await itemViews(tx, await ownedItems(tx, owned), userId) };
     });
   },
 };

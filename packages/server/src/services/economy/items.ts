@@ -17,15 +17,19 @@ export const ownedOnce = (kind: ItemKind) => kind !== "developer_product";
 
 export const ownershipId = (userId: string, itemId: string) => `${userId}:${itemId}`;
 
-/** Renders items for a viewer (null: anonymous): creator name and whether the viewer owns each. */
+/** Renders items for a viewer (null: anonymous): creator name and whether the viewer owns each. Two reads, however many items. */
 export async function itemViews(tx: Tx, rows: readonly ItemRow[], viewerId: string | null): Promise<Item[]> {
-  const creators = new Map<string, UserRow | undefined>();
-  const views: Item[] = [];
-  for (const row of rows) {
-    if (!creators.has(row.creatorId)) creators.set(row.creatorId, await tx.get(tables.users, row.creatorId));
+  const creatorIds = [...new Set(rows.map((row) => row.creatorId))];
+  const ownable = viewerId === null ? [] : rows.filter((row) => ownedOnce(row.kind));
+  const [creatorRows, ownershipRows] = await Promise.all([
+    tx.getMany(tables.users, creatorIds),
+    tx.getMany(tables.ownership, ownable.map((row) => ownershipId(viewerId!, row.id))),
+  ]);
+  const creators = new Map<string, UserRow | undefined>(creatorIds.map((id, i) => [id, creatorRows[i]]));
+  const owned = new Set(ownable.filter((_, i) => ownershipRows[i] !== undefined).map((row) => row.id));
+  return rows.map((row) => {
     const creator = creators.get(row.creatorId);
-    const owned = viewerId !== null && ownedOnce(row.kind) && (await tx.get(tables.ownership, ownershipId(viewerId, row.id))) !== undefined;
-    views.push({
+    return {
       id: row.id,
       kind: row.kind,
       name: row.name,
@@ -35,11 +39,16 @@ export async function itemViews(tx: Tx, rows: readonly ItemRow[], viewerId: stri
       creatorName: creator && creator.deletedAt === null ? creator.username : "",
       experienceId: row.experienceId,
       thumbnailUrl: row.thumbnailUrl,
-      owned,
+      owned: owned.has(row.id),
       sales: row.sales,
-    });
-  }
-  return views;
+    };
+  });
+}
+
+/** The items of ownership rows, in their order, leaving out items that no longer exist: one read. */
+export async function ownedItems(tx: Tx, owned: readonly { itemId: string }[]): Promise<ItemRow[]> {
+  const items = await tx.getMany(tables.items, owned.map((o) => o.itemId));
+  return items.filter((item): item is ItemRow => item !== undefined);
 }
 
 export async function itemView(tx: Tx, row: ItemRow, viewerId: string | null): Promise<Item> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { tables, type ExperienceRow, type GameSessionRow, type ItemRow, type UserRow } from "@playfield/core";
 import { syncTerms } from "../src/services/catalog/search.js";
+import { OPEN_SESSIONS_SCAN_MAX } from "../src/services/catalog/players-now.js";
 import { createMemoryStorage } from "@playfield/server-memory";
 import { newUser, putMember, saveUser } from "@playfield/server";
 import { countingStorage, type CountingStorage } from "./counting-storage.js";
@@ -177,6 +178,60 @@ describe("reads per call (no read in a loop)", () => {
       });
       // Search picks reads by id or a walk of the visits index by how many match: a few either way.
       expect(await readsOf(w, () => catalog.listExperiences({ sort: "search", query: "world", limit: 2 }))).toBeLessThanOrEqual(FEW);
+    }
+    const [small, large] = counts;
+    expect(large).toEqual(small);
+    for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+  });
+
+  it("should show players now on a page of 2 or 100 experiences in the same few reads, and the same players once open sessions are too many to read at once", async () => {
+    const counts = [];
+    for (const n of [2, 100]) {
+      const w = await world();
+      const me = w.viewer.user.userId;
+      const now = w.t.server.clock.now();
+      const expected = new Map<string, number>();
+      const experiences: ExperienceRow[] = [];
+      for (let i = 0; i < n; i++) experiences.push((await addExperience(w.t.server, { creatorId: me, title: `World ${i}` })).experience);
+      // Two open sessions each and a closed one; every fifth experience has none.
+      await w.t.server.deps.storage.transact(async (tx) => {
+        for (const [i, experience] of experiences.entries()) {
+          expected.set(experience.id, 0);
+          if (i % 5 === 4) continue;
+          for (const [j, members] of [1 + (i % 7), 2, 9].entries()) {
+            await tx.put(tables.gameSessions, {
+              id: `gs_${i}_${j}`, experienceId: experience.id, placeVersionId: experience.liveVersionId!, hostingTier: "peer", maxPlayers: 50,
+              hostUserId: null, memberCount: members, connectUrl: "", createdAt: now + j, closedAt: j === 2 ? now : null,
+            });
+          }
+          expected.set(experience.id, 3 + (i % 7));
+        }
+      });
+      const catalog = w.viewer.client.catalog;
+      const players = async () => new Map((await catalog.listExperiences({ sort: "new", limit: n })).experiences.map((e) => [e.id, e.playingNow]));
+      const popularOfCreator = async () => (await catalog.listExperiences({ sort: "popular", creatorId: me, limit: n })).experiences.map((e) => e.playingNow);
+      const sorted = [...expected.values()].sort((a, b) => b - a);
+      expect(await players()).toEqual(expected);
+      expect(await popularOfCreator()).toEqual(sorted);
+      const total = sorted.reduce((a, b) => a + b, 0);
+      expect((await w.viewer.client.creator.getOverview()).playingNow).toBe(total);
+      counts.push({
+        page: await readsOf(w, () => catalog.listExperiences({ sort: "new", limit: n })),
+        popularOfCreator: await readsOf(w, popularOfCreator),
+        overview: await readsOf(w, () => w.viewer.client.creator.getOverview()),
+      });
+      // Past OPEN_SESSIONS_SCAN_MAX open sessions, each experience's are read on their own: the same answers.
+      await w.t.server.deps.storage.transact(async (tx) => {
+        for (let i = 0; i < OPEN_SESSIONS_SCAN_MAX; i++) {
+          await tx.put(tables.gameSessions, {
+            id: `gs_busy_${i}`, experienceId: "exp_elsewhere", placeVersionId: "ver_elsewhere", hostingTier: "peer", maxPlayers: 50,
+            hostUserId: null, memberCount: 1, connectUrl: "", createdAt: now, closedAt: null,
+          });
+        }
+      });
+      expect(await players()).toEqual(expected);
+      expect(await popularOfCreator()).toEqual(sorted);
+      expect((await w.viewer.client.creator.getOverview()).playingNow).toBe(total);
     }
     const [small, large] = counts;
     expect(large).toEqual(small);

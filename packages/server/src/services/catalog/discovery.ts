@@ -4,7 +4,7 @@ import {
 } from "@playfield/core";
 import { visibleTo } from "./access.js";
 import { compareByVisits, searchExperiences } from "./search.js";
-import { playingNow } from "./views.js";
+import { playersNow, playersNowOf } from "./players-now.js";
 import { friendIds } from "../social/graph.js";
 
 /*
@@ -56,15 +56,6 @@ async function take(rows: AsyncIterable<ExperienceRow>, d: Discovery, skip?: Set
 /** Public rows most visited first (the genre's own index when a genre is asked). */
 const byVisits = (d: Discovery, max?: number) =>
   d.genre ? walk(d.tx, "publicByGenreVisits", { equals: [d.genre], order: "desc" }, max) : walk(d.tx, "publicByVisits", { order: "desc" }, max);
-
-/** Players right now per experience, from the open sessions. */
-async function playersNow(tx: Tx): Promise<Map<string, number>> {
-  const players = new Map<string, number>();
-  for (const session of await tx.query(tables.gameSessions, "openByExperience")) {
-    if (session.memberCount > 0) players.set(session.experienceId, (players.get(session.experienceId) ?? 0) + session.memberCount);
-  }
-  return players;
-}
 
 /** `popular`: most players right now, then most visits. */
 async function popular(d: Discovery): Promise<ExperienceRow[]> {
@@ -202,9 +193,10 @@ async function friends(d: Discovery): Promise<ExperienceRow[]> {
 /** One creator's experiences in a public sort's order, computed in memory (a creator has few). */
 async function creatorSorted(d: Discovery, sort: Sort, query: string, rows: ExperienceRow[]): Promise<ExperienceRow[]> {
   const score = new Map<string, number[]>();
-  for (const row of rows) {
+  const playing = sort === "popular" ? await playersNowOf(d.tx, rows.map((row) => row.id)) : [];
+  for (const [i, row] of rows.entries()) {
     switch (sort) {
-      case "popular": score.set(row.id, [await playingNow(d.tx, row.id), row.visits]); break;
+      case "popular": score.set(row.id, [playing[i]!, row.visits]); break;
       case "new": score.set(row.id, [row.createdAt]); break;
       case "top_rated": score.set(row.id, [ratingScore(row.upVotes, row.downVotes), row.upVotes]); break;
       case "search": score.set(row.id, [matchRank(query, row.title, row.genre), row.visits]); break;

@@ -3,6 +3,7 @@ import {
   type CatalogService, type ExperienceRow, type MethodOutput, type PlaceVersionRow, type Tx,
 } from "@playfield/core";
 import { iso, userSummary } from "../identity/accounts.js";
+import { playersNowOf } from "./players-now.js";
 
 /* The answers of CatalogService built from rows: one way to render an experience and a version. */
 
@@ -26,13 +27,6 @@ export function placeVersionView(row: PlaceVersionRow): PlaceVersion {
   };
 }
 
-/** Players in the experience's open sessions right now. */
-export async function playingNow(tx: Tx, experienceId: string): Promise<number> {
-  let players = 0;
-  for (const session of await tx.query(tables.gameSessions, "openByExperience", { equals: [experienceId] })) players += session.memberCount;
-  return players;
-}
-
 const deletedCreator = (id: string) => ({ id, username: "", displayName: "", headshotUrl: "" });
 
 /** Renders experiences for a viewer (null: anonymous): creator, live version, players now, and the viewer's favorite and vote. */
@@ -46,7 +40,7 @@ export async function experienceViews(tx: Tx, rows: readonly ExperienceRow[], vi
     tx.getMany(tables.placeVersions, liveIds),
     tx.getMany(tables.experienceVotes, mine),
     tx.getMany(tables.experienceFavorites, mine),
-    Promise.all(rows.map((row) => playingNow(tx, row.id))),
+    playersNowOf(tx, rows.map((row) => row.id)),
   ]);
   const creators = new Map(creatorIds.map((id, i) => [id, creatorRows[i]]));
   const live = new Map(liveIds.map((id, i) => [id, liveRows[i]]));

@@ -6,6 +6,7 @@ import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { LIST_DEFAULT, PAYOUT_METHODS } from "../economy/config.js";
 import { CATALOG_LIMITS } from "../catalog/config.js";
+import { playersNowOf } from "../catalog/players-now.js";
 import { itemViews } from "../economy/items.js";
 import { nextSeq, post, settledWallet } from "../economy/ledger.js";
 import { creatorDailyFigures, experiencePlayFigures } from "./stats.js";
@@ -18,13 +19,6 @@ export const OVERVIEW_SERIES_DAYS = 30;
 export const ANALYTICS_DEFAULT_DAYS = 30;
 /** How many items `topItems` names. */
 export const TOP_ITEMS = 10;
-
-/** Players in an experience's open sessions right now. */
-async function playingNow(tx: Tx, experienceId: string): Promise<number> {
-  let players = 0;
-  for (const session of await tx.query(tables.gameSessions, "openByExperience", { equals: [experienceId] })) players += session.memberCount;
-  return players;
-}
 
 /** One of the caller's experiences: `not_found` when absent or another creator's non-public one, `permission_denied` for another creator's public one. */
 async function creatorsExperience(tx: Tx, experienceId: string, userId: string): Promise<ExperienceRow> {
@@ -41,13 +35,13 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
     const now = ctx.deps.clock.now();
     return ctx.deps.storage.transact(async (tx) => {
       const experiences = await tx.query(tables.experiences, "byCreator", { equals: [userId] });
-      let publicExperiences = 0, visitsTotal = 0, favoritesTotal = 0, playing = 0;
+      let publicExperiences = 0, visitsTotal = 0, favoritesTotal = 0;
       for (const e of experiences) {
         if (e.visibility === "public") publicExperiences += 1;
         visitsTotal += e.visits;
         favoritesTotal += e.favorites;
-        playing += await playingNow(tx, e.id);
       }
+      const playing = (await playersNowOf(tx, experiences.map((e) => e.id))).reduce((a, b) => a + b, 0);
       const window = dayWindow(now, OVERVIEW_SERIES_DAYS);
       const daily = await creatorDailyFigures(tx, userId, window.days[0]!);
       const visits = new Map([...daily].map(([day, d]) => [day, d.visits]));
@@ -105,7 +99,7 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
         visits: dailySeries(window, visits),
         uniquePlayers: dailySeries(window, uniquePlayers),
         revenue: dailySeries(window, revenue),
-        playingNow: await playingNow(tx, experience.id),
+        playingNow: (await playersNowOf(tx, [experience.id]))[0]!,
         favorites: experience.favorites,
         upVotes: experience.upVotes,
         downVotes: experience.downVotes,

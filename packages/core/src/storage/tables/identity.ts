@@ -34,7 +34,8 @@ export const users = defineTable<UserRow>()({
   name: "users",
   primaryKey: (row) => row.id,
   indexes: {
-    byUsername: { key: (row) => [row.usernameKey], unique: true },
+    /** Counted: SearchUsers counts every user on each search (to catch users written around saveUser). */
+    byUsername: { key: (row) => [row.usernameKey], unique: true, counted: true },
   },
 });
 

@@ -165,7 +165,8 @@ export const searchSources = defineTable<SearchSourceRow>()({
   name: "search_sources",
   primaryKey: (row) => row.id,
   indexes: {
-    byKind: { key: (row) => [row.kind] },
+    /** Counted: SearchUsers counts the users indexed as rows on each search. */
+    byKind: { key: (row) => [row.kind], counted: true },
   },
 });
 

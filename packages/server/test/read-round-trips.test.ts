@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { tables, type ExperienceRow, type GameSessionRow, type ItemRow, type UserRow } from "@playfield/core";
+import { ChannelKind, tables, type ExperienceRow, type GameSessionRow, type ItemRow, type UserRow } from "@playfield/core";
 import { syncTerms } from "../src/services/catalog/search.js";
 import { OPEN_SESSIONS_SCAN_MAX } from "../src/services/catalog/players-now.js";
+import { storeChat } from "../src/services/chat/send.js";
 import { createMemoryStorage } from "@playfield/server-memory";
 import { newUser, putMember, saveUser } from "@playfield/server";
 import { countingStorage, type CountingStorage } from "./counting-storage.js";
@@ -273,6 +274,80 @@ describe("reads per call (no read in a loop)", () => {
     const [small, large] = counts;
     expect(large).toEqual(small);
     for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+  });
+
+  it("should list conversations and mark one read in the same few reads with 2 or 200 unread DMs, and answer the same unread counts as counting", async () => {
+    const counts = [];
+    for (const n of [2, 200]) {
+      const w = await world();
+      const { deps } = w.t.server;
+      const me = w.viewer.user.userId;
+      const pals = await crowd(w, n, "pal");
+      const say = (from: string, to: string, text: string) => storeChat(deps, from, { channel: { kind: ChannelKind.Dm, id: to }, text, clientMessageId: `c_${to}_${text}` });
+      // Every pal writes twice; the viewer answers every other pal, who then writes once more: 2 or 1 unread each.
+      for (const [i, pal] of pals.entries()) {
+        await say(pal.id, me, "one");
+        await say(pal.id, me, "two");
+        if (i % 2) {
+          await say(me, pal.id, "back");
+          await say(pal.id, me, "three");
+        }
+      }
+      const chat = w.viewer.client.chat;
+      const listed = await chat.listConversations({ limit: 100 });
+      expect(listed.conversations).toHaveLength(Math.min(n, 100));
+      // Each unread count is what an indexed count of the messages after the marker answers.
+      const expected = await deps.storage.transact(async (tx) => Promise.all(listed.conversations.map(async (c) => {
+        const key = `dm:${[me, c.withUser.id].sort().join(":")}`;
+        const marker = await tx.get(tables.chatReads, `${me}|${key}`);
+        return tx.count(tables.chatMessages, "byConversation", { equals: [key], range: { gt: marker!.readPos } });
+      })));
+      expect(listed.conversations.map((c) => c.unread)).toEqual(expected);
+      expect(new Set(expected)).toEqual(new Set([1, 2]));
+      const total = n / 2 * 3;
+      const [first] = listed.conversations;
+      const read = await chat.markRead({ channel: first!.channel, messageId: first!.lastMessageId });
+      expect(read.unreadTotal).toBe(total - first!.unread);
+      counts.push({
+        listConversations: await readsOf(w, () => chat.listConversations({ limit: 100 })),
+        markRead: await readsOf(w, () => chat.markRead({ channel: first!.channel, messageId: first!.lastMessageId })),
+      });
+    }
+    const [small, large] = counts;
+    expect(large).toEqual(small);
+    for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+  });
+
+  it("should count unread messages right on conversations stored before messages were numbered, and number them from the next send", async () => {
+    const w = await world();
+    const { deps } = w.t.server;
+    const me = w.viewer.user.userId;
+    const [pal] = await crowd(w, 1, "pal");
+    let sends = 0;
+    const say = (from: string, to: string) => storeChat(deps, from, { channel: { kind: ChannelKind.Dm, id: to }, text: "hi", clientMessageId: `c${++sends}` });
+    const unread = async () => (await w.viewer.client.chat.listConversations({})).conversations[0]!.unread;
+    await say(pal!.id, me);
+    const read = await say(pal!.id, me);
+    await w.viewer.client.chat.markRead({ channel: `dm:${pal!.id}`, messageId: read.message.id });
+    await say(pal!.id, me);
+    await say(pal!.id, me);
+    // Take away every number, as rows of an earlier version had none.
+    await deps.storage.transact(async (tx) => {
+      for (const { n: _n, ...message } of await tx.query(tables.chatMessages, "byConversation")) await tx.put(tables.chatMessages, message);
+      for (const { count: _count, ...conversation } of await tx.query(tables.chatConversations, "primary")) await tx.put(tables.chatConversations, conversation);
+      for (const { readCount: _readCount, ...marker } of await tx.query(tables.chatReads, "primary")) await tx.put(tables.chatReads, marker);
+    });
+    expect(await unread()).toBe(2);
+    await say(pal!.id, me);
+    expect(await unread()).toBe(3);
+    const conversation = (await deps.storage.transact((tx) => tx.query(tables.chatConversations, "primary")))[0]!;
+    expect(conversation.count).toBe(5);
+    const last = await say(pal!.id, me);
+    expect(last.message.n).toBe(6);
+    await w.viewer.client.chat.markRead({ channel: `dm:${pal!.id}`, messageId: last.message.id });
+    expect(await unread()).toBe(0);
+    await say(pal!.id, me);
+    expect(await unread()).toBe(1);
   });
 
   it("should search users in a few reads among 2,000 users whose names match", async () => {

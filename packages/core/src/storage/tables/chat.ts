@@ -20,6 +20,8 @@ export interface ChatMessageRow {
   /** The text as under-13 readers see it. */
   childText: string;
   createdAt: number;
+  /** Its number in the conversation, 1 for the first; absent on messages stored before messages were numbered. */
+  n?: number;
 }
 
 export const chatMessages = defineTable<ChatMessageRow>()({
@@ -41,6 +43,8 @@ export interface ChatConversationRow {
   lastText: string;
   lastChildText: string;
   lastAt: number;
+  /** How many messages the conversation holds (the last one's `n`); absent on rows written before messages were numbered. */
+  count?: number;
 }
 
 export const chatConversations = defineTable<ChatConversationRow>()({
@@ -61,6 +65,8 @@ export interface ChatReadRow {
   conversationKey: string;
   /** Everything at or before this position is read (0: nothing). */
   readPos: number;
+  /** How many messages are at or before `readPos` (the `n` of the message there); absent when not known. */
+  readCount?: number;
 }
 
 export const chatReads = defineTable<ChatReadRow>()({

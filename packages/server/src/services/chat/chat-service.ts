@@ -85,7 +85,7 @@ export const chatService: ServiceImpl<typeof ChatService> = {
       const { key } = await readableConversation(tx, me, channel);
       const message = await tx.get(tables.chatMessages, req.messageId);
       if (!message || message.conversationKey !== key) throw fail.notFound("messageId: no such message in channel");
-      await markReadTo(tx, me, key, message.pos);
+      await markReadTo(tx, me, key, message);
       return { unreadTotal: await unreadTotal(tx, me) };
     });
   },

@@ -1,11 +1,14 @@
-import { dmParticipants, tables, unreadAfter, type ChatConversationRow, type Tx } from "@playfield/core";
+import { dmParticipants, tables, unreadAfter, type ChatConversationRow, type ChatMessageRow, type ChatReadRow, type Tx } from "@playfield/core";
 import { readId } from "./access.js";
 
 /*
  * A user's conversations and unread counts. The inbox is: DMs with a read
  * marker of the user (both sides get one with the first message), and the
  * groups and sessions the user is a member of now, each once it has a
- * message. Unread = one indexed count of the messages after the marker.
+ * message. Unread = the conversation's message count less the count at the
+ * marker, both kept as messages are numbered (no read); one indexed count of
+ * the messages after the marker where a count is not known (the marker is
+ * older than the member's joining, or rows are from before numbering).
  */
 
 /** One conversation of a user's inbox. */
@@ -14,6 +17,8 @@ export interface InboxEntry {
   conversation: ChatConversationRow;
   /** Messages after this position are unread. */
   unreadAfter: number;
+  /** How many messages are at or before `unreadAfter`, when known without a read. */
+  readCount?: number;
 }
 
 /** Every conversation of `me` that has a message, in no particular order. */
@@ -23,7 +28,7 @@ export async function inboxOf(tx: Tx, me: string): Promise<InboxEntry[]> {
     tx.query(tables.groupMembers, "byUser", { equals: [me] }),
     tx.query(tables.sessionMembers, "byUser", { equals: [me] }),
   ]);
-  const markers = new Map(reads.map((r) => [r.conversationKey, r.readPos]));
+  const markers = new Map(reads.map((r) => [r.conversationKey, r]));
   const candidates: [key: string, joinedAt: number][] = [
     ...reads.filter((r) => dmParticipants(r.conversationKey) !== null).map((r): [string, number] => [r.conversationKey, 0]),
     ...groups.map((g): [string, number] => [`group:${g.groupId}`, g.joinedAt]),
@@ -32,13 +37,25 @@ export async function inboxOf(tx: Tx, me: string): Promise<InboxEntry[]> {
   const conversations = await tx.getMany(tables.chatConversations, candidates.map(([key]) => key));
   return candidates.flatMap(([key, joinedAt], i) => {
     const conversation = conversations[i];
-    return conversation ? [{ key, conversation, unreadAfter: unreadAfter(markers.get(key) ?? 0, joinedAt) }] : [];
+    if (!conversation) return [];
+    const marker = markers.get(key);
+    const after = unreadAfter(marker?.readPos ?? 0, joinedAt);
+    const readCount = readCountAt(after, marker);
+    return [{ key, conversation, unreadAfter: after, ...(readCount === undefined ? {} : { readCount }) }];
   });
 }
 
-/** Unread messages of one inbox entry: O(log n) in the memory adapter. */
+/** Messages at or before position `after`, when the marker knows it: none before the first position, the marker's count at its own. */
+function readCountAt(after: number, marker: ChatReadRow | undefined): number | undefined {
+  if (after <= 0) return 0;
+  return marker !== undefined && marker.readPos === after ? marker.readCount : undefined;
+}
+
+/** Unread messages of one inbox entry: from the counts when both are known (no read), else one indexed count. */
 export function unreadOf(tx: Tx, entry: InboxEntry): Promise<number> {
-  if (entry.conversation.lastPos <= entry.unreadAfter) return Promise.resolve(0);
+  const { conversation, readCount } = entry;
+  if (conversation.lastPos <= entry.unreadAfter) return Promise.resolve(0);
+  if (conversation.count !== undefined && readCount !== undefined) return Promise.resolve(conversation.count - readCount);
   return tx.count(tables.chatMessages, "byConversation", { equals: [entry.key], range: { gt: entry.unreadAfter } });
 }
 
@@ -48,10 +65,10 @@ export async function unreadTotal(tx: Tx, me: string): Promise<number> {
   return counts.reduce((a, b) => a + b, 0);
 }
 
-/** Moves `me`'s read marker in a conversation forward to `pos` (never back). */
-export async function markReadTo(tx: Tx, me: string, key: string, pos: number): Promise<void> {
+/** Moves `me`'s read marker in a conversation forward to `message` (never back), with the message's number when it has one. */
+export async function markReadTo(tx: Tx, me: string, key: string, message: Pick<ChatMessageRow, "pos" | "n">): Promise<void> {
   const id = readId(me, key);
   const row = await tx.get(tables.chatReads, id);
-  if (row && row.readPos >= pos) return;
-  await tx.put(tables.chatReads, { id, userId: me, conversationKey: key, readPos: pos });
+  if (row && row.readPos >= message.pos) return;
+  await tx.put(tables.chatReads, { id, userId: me, conversationKey: key, readPos: message.pos, ...(message.n === undefined ? {} : { readCount: message.n }) });
 }

@@ -51,23 +51,25 @@ export function storeChat(deps: ServerDeps, senderId: string, send: ChatSend, ch
     await charge?.take(tx, now);
     const conversation = await tx.get(tables.chatConversations, key);
     const pos = nextPosition(conversation?.lastPos ?? 0, now);
+    // Messages are numbered in the conversation row, which every send writes anyway; a row from before numbering counts them once.
+    const count = conversation === undefined ? 0 : conversation.count ?? await tx.count(tables.chatMessages, "byConversation", { equals: [key] });
     // An under-13 sender's words are filtered for everyone; otherwise only for under-13 readers.
     const senderChild = isChild(sender, now);
     const text = deps.chatFilter.filter(send.text, { childSafe: senderChild });
     const childText = senderChild ? text : deps.chatFilter.filter(send.text, { childSafe: true });
     const message: ChatMessageRow = {
-      id: deps.ids.id("msg"), conversationKey: key, pos, senderId, clientMessageId: send.clientMessageId, text, childText, createdAt: now,
+      id: deps.ids.id("msg"), conversationKey: key, pos, senderId, clientMessageId: send.clientMessageId, text, childText, createdAt: now, n: count + 1,
     };
     await tx.put(tables.chatMessages, message);
     await tx.put(tables.chatConversations, {
-      key, lastPos: pos, lastMessageId: message.id, lastSenderId: senderId, lastText: text, lastChildText: childText, lastAt: now,
+      key, lastPos: pos, lastMessageId: message.id, lastSenderId: senderId, lastText: text, lastChildText: childText, lastAt: now, count: count + 1,
     });
     // Sending reads the conversation up to one's own message.
-    await markReadTo(tx, senderId, key, pos);
+    await markReadTo(tx, senderId, key, message);
     // The other side of a DM gets a marker, so the conversation shows in their inbox.
     for (const { user } of hearers) {
       if (user.id !== senderId && send.channel.kind === ChannelKind.Dm && !(await tx.get(tables.chatReads, readId(user.id, key)))) {
-        await tx.put(tables.chatReads, { id: readId(user.id, key), userId: user.id, conversationKey: key, readPos: 0 });
+        await tx.put(tables.chatReads, { id: readId(user.id, key), userId: user.id, conversationKey: key, readPos: 0, readCount: 0 });
       }
     }
     return { message, duplicate: false, sender, hearers };

@@ -93,10 +93,33 @@ export async function exportWorld(storage: Storage, path: string): Promise<World
   }
 }
 
+/** A storage that writes many rows of one table at once, outside its transactions (the PostgreSQL adapter's `load`). */
+interface BulkLoader {
+  load<R>(table: TableDef<R>, rows: readonly R[]): Promise<void>;
+}
+
+const bulkLoaderOf = (storage: Storage): BulkLoader | null =>
+  typeof (storage as Partial<BulkLoader>).load === "function" ? storage as Storage & BulkLoader : null;
+
+/** Rows of one table given to one bulk load: each load is one transaction of multi-row inserts, then recounts the table's counted indexes. */
+const LOAD_ROWS = 20_000;
+
+/** A row line of a world file, checked: its table is known and the row has a primary key. */
+interface WorldRow {
+  table: TableDef<unknown>;
+  row: object;
+  id: string;
+  /** "line N", for messages. */
+  at: string;
+}
+
 /**
- * Loads a world file into `storage`, all or nothing (one transaction). The
- * storage must hold no rows yet: a world goes into a new data folder, a new
- * schema, or a fresh memory storage, never over another world.
+ * Loads a world file into `storage`, all or nothing. The storage must hold
+ * no rows yet: a world goes into a new data folder, a new schema, or a
+ * fresh memory storage, never over another world. A storage with a bulk
+ * load (PostgreSQL, PGlite) takes the rows by multi-row inserts once the
+ * whole file has been checked, and is emptied again if a load fails (a
+ * unique key held twice); any other takes them in one transaction of puts.
  */
 export async function importWorld(storage: Storage, path: string): Promise<WorldCounts> {
   await storage.init(tables.allTables);
@@ -107,54 +130,99 @@ export async function importWorld(storage: Storage, path: string): Promise<World
   if (occupied.length > 0) {
     throw new WorldFileError(`the storage already holds data (${occupied.slice(0, 5).join(", ")}${occupied.length > 5 ? ", …" : ""}): import into a new data folder or schema`);
   }
-  return storage.transact(async (tx) => {
-    let rows = 0;
-    let ended = false;
-    const filled = new Set<string>();
-    let lineNo = 0;
-    const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
-    for await (const text of lines) {
-      lineNo += 1;
-      const at = `line ${lineNo}`;
-      if (ended) throw new WorldFileError(`${at}: nothing may follow the end line`);
-      let entry: Record<string, unknown>;
-      try {
-        entry = decodeRow<Record<string, unknown>>(text);
-      } catch (error) {
-        throw new WorldFileError(`${at}: not a JSON line (${(error as Error).message})`);
-      }
-      if (lineNo === 1) {
-        if (entry?.format !== WORLD_FORMAT) throw new WorldFileError(`${at}: not a Playfield world file (the first line must be {"format":"${WORLD_FORMAT}",…})`);
-        if (entry.version !== WORLD_VERSION) throw new WorldFileError(`${at}: world file version ${JSON.stringify(entry.version)}; this server reads version ${WORLD_VERSION}`);
-        continue;
-      }
-      if (entry !== null && typeof entry === "object" && "end" in entry) {
-        const expected = (entry.end as { rows?: unknown } | null)?.rows;
-        if (expected !== rows) throw new WorldFileError(`${at}: the end line counts ${JSON.stringify(expected)} rows, the file holds ${rows}`);
-        ended = true;
-        continue;
-      }
-      const table = typeof entry?.table === "string" ? byName.get(entry.table) : undefined;
-      if (!table) throw new WorldFileError(`${at}: unknown table ${JSON.stringify(entry?.table)}`);
-      const row = entry.row;
-      if (row === null || typeof row !== "object" || Array.isArray(row)) throw new WorldFileError(`${at}: row: must be an object`);
-      let id: unknown;
-      try {
-        id = table.primaryKey(row);
-      } catch {
-        id = undefined;
-      }
-      if (typeof id !== "string") throw new WorldFileError(`${at}: row of ${table.name} has no primary key`);
+  const bulk = bulkLoaderOf(storage);
+  if (!bulk) {
+    return storage.transact((tx) => readWorld(path, async ({ table, row, id, at }) => {
       try {
         await tx.put(table, row);
       } catch (error) {
         throw new WorldFileError(`${at}: row ${JSON.stringify(id)} of ${table.name}: ${(error as Error).message}`);
       }
-      rows += 1;
-      filled.add(table.name);
+    }));
+  }
+  // The whole file is checked before anything is written, so a file refused changes nothing.
+  await readWorld(path, async () => undefined);
+  try {
+    return await loadWorld(bulk, path);
+  } catch (error) {
+    await storage.clear();
+    throw error;
+  }
+}
+
+/** Hands a checked world file's rows to `bulk`, table by table, LOAD_ROWS at most at a time. */
+async function loadWorld(bulk: BulkLoader, path: string): Promise<WorldCounts> {
+  // A later row with the same primary key replaces an earlier one, as a put does.
+  let pending = new Map<string, object>();
+  let table: TableDef<unknown> | undefined;
+  let from = "";
+  let to = "";
+  const flush = async () => {
+    if (!table || pending.size === 0) return;
+    try {
+      await bulk.load(table, [...pending.values()]);
+    } catch (error) {
+      throw new WorldFileError(`rows of ${table.name} (${from} to ${to}): ${(error as Error).message}`);
     }
-    if (lineNo === 0) throw new WorldFileError("the file is empty");
-    if (!ended) throw new WorldFileError(`the file ends at line ${lineNo} without its end line: it was cut short`);
-    return { rows, tables: filled.size };
+    pending = new Map();
+  };
+  const counts = await readWorld(path, async (line) => {
+    if (line.table !== table || pending.size >= LOAD_ROWS) {
+      await flush();
+      table = line.table;
+      from = line.at;
+    }
+    to = line.at;
+    pending.set(line.id, line.row);
   });
+  await flush();
+  return counts;
+}
+
+/** Reads a world file, checking every line, and hands each row to `onRow` in file order; a WorldFileError names the line at fault. */
+async function readWorld(path: string, onRow: (line: WorldRow) => Promise<void>): Promise<WorldCounts> {
+  let rows = 0;
+  let ended = false;
+  const filled = new Set<string>();
+  let lineNo = 0;
+  const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
+  for await (const text of lines) {
+    lineNo += 1;
+    const at = `line ${lineNo}`;
+    if (ended) throw new WorldFileError(`${at}: nothing may follow the end line`);
+    let entry: Record<string, unknown>;
+    try {
+      entry = decodeRow<Record<string, unknown>>(text);
+    } catch (error) {
+      throw new WorldFileError(`${at}: not a JSON line (${(error as Error).message})`);
+    }
+    if (lineNo === 1) {
+      if (entry?.format !== WORLD_FORMAT) throw new WorldFileError(`${at}: not a Playfield world file (the first line must be {"format":"${WORLD_FORMAT}",…})`);
+      if (entry.version !== WORLD_VERSION) throw new WorldFileError(`${at}: world file version ${JSON.stringify(entry.version)}; this server reads version ${WORLD_VERSION}`);
+      continue;
+    }
+    if (entry !== null && typeof entry === "object" && "end" in entry) {
+      const expected = (entry.end as { rows?: unknown } | null)?.rows;
+      if (expected !== rows) throw new WorldFileError(`${at}: the end line counts ${JSON.stringify(expected)} rows, the file holds ${rows}`);
+      ended = true;
+      continue;
+    }
+    const table = typeof entry?.table === "string" ? byName.get(entry.table) : undefined;
+    if (!table) throw new WorldFileError(`${at}: unknown table ${JSON.stringify(entry?.table)}`);
+    const row = entry.row;
+    if (row === null || typeof row !== "object" || Array.isArray(row)) throw new WorldFileError(`${at}: row: must be an object`);
+    let id: unknown;
+    try {
+      id = table.primaryKey(row);
+    } catch {
+      id = undefined;
+    }
+    if (typeof id !== "string") throw new WorldFileError(`${at}: row of ${table.name} has no primary key`);
+    await onRow({ table, row, id, at });
+    rows += 1;
+    filled.add(table.name);
+  }
+  if (lineNo === 0) throw new WorldFileError("the file is empty");
+  if (!ended) throw new WorldFileError(`the file ends at line ${lineNo} without its end line: it was cut short`);
+  return { rows, tables: filled.size };
 }

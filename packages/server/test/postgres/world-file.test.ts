@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createClient, createMemoryTokenStore } from "@playfield/client";
-import type { Storage } from "@playfield/core";
+import { tables, type Storage, type TableDef } from "@playfield/core";
 import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
 import { createPgliteStorage, createPostgresStorage } from "@playfield/storage-postgres";
 import { dropSchema, freshSchema } from "../../../storage-postgres/test/postgres-schema.js";
@@ -134,6 +134,42 @@ describe("a world moved between storages", () => {
         expect(await answers(await serverOn(storage), world)).toEqual(original);
       } finally {
         await storage.close();
+      }
+    }, 120_000);
+
+    it("should load rows in multi-row inserts after checking the whole file, and leave the schema empty when a load fails", async () => {
+      const lines = (await readFile(worldFile, "utf8")).trim().split("\n");
+      const users = lines.filter((line) => line.startsWith('{"table":"users"'));
+      // A copy of a user under another id holds the same username: the file reads well, the load refuses it.
+      const twin = users[0]!.replace(/"id":"usr_[^"]*"/, '"id":"usr_twin"');
+      const bad = join(folder, "twin.jsonl");
+      await writeFile(bad, `${[lines[0], ...lines.slice(1, -1), twin, `{"end":{"rows":${lines.length - 1}}}`].join("\n")}\n`);
+      const fresh = freshSchema("world_twin");
+      const storage = createPostgresStorage({ url: url!, schema: fresh });
+      try {
+        await expect(importWorld(storage, bad)).rejects.toThrow(/^rows of users \(line \d+ to line \d+\): /);
+        const left = await storage.transact((tx) => Promise.all(tables.allTables.map((table) => tx.count(table as TableDef<unknown>, "primary", { cap: 1 }))));
+        expect(left.every((n) => n === 0)).toBe(true);
+        // A file cut short is refused before any row is written.
+        await writeFile(bad, `${lines.slice(0, -1).join("\n")}\n`);
+        await expect(importWorld(storage, bad)).rejects.toThrow(/cut short$/);
+        // One load per table (the file holds its rows table by table), and no transaction but the check that the storage is empty.
+        const loads: number[] = [];
+        let transactions = 0;
+        const watched: Storage = {
+          ...storage,
+          load: (table: TableDef<unknown>, rows: readonly unknown[]) => (loads.push(rows.length), storage.load(table, rows)),
+          transact: (fn, options) => (transactions++, storage.transact(fn, options)),
+        } as Storage;
+        const counts = await importWorld(watched, worldFile);
+        expect(counts.rows).toBe(lines.length - 2);
+        expect(loads).toHaveLength(counts.tables);
+        expect(loads.reduce((a, b) => a + b, 0)).toBe(counts.rows);
+        expect(transactions).toBe(1);
+        expect(await answers(await serverOn(storage), world)).toEqual(original);
+      } finally {
+        await storage.close();
+        await dropSchema(url!, fresh);
       }
     }, 120_000);
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { allMethods, isCode } from "@playfield/core";
-import { createMemoryServer } from "@playfield/server-memory";
+import { testServer } from "./fixtures.js";
+import { propertyRuns } from "./property-runs.js";
 import { rpc } from "./rpc.js";
 
 /*
@@ -10,10 +11,13 @@ import { rpc } from "./rpc.js";
  */
 
 const methods = allMethods();
+const BODY_RUNS = propertyRuns("PLAYFIELD_FUZZ_BODY_RUNS", { memory: 400, database: 100 });
+const PATH_RUNS = propertyRuns("PLAYFIELD_FUZZ_PATH_RUNS", { memory: 300, database: 100 });
 
 describe("any body to any method", () => {
   it("should answer a known error code or success, never 500, within the test timeout", async () => {
-    const server = createMemoryServer({ onInternalError: (error) => { throw error; } });
+    await using t = await testServer("in-process", { onInternalError: (error) => { throw error; } });
+    const { server } = t;
     const account = await server.seed.user();
     const game = await server.seed.gameToken(account);
     const tokens = [undefined, account.accessToken, game, "garbage"];
@@ -28,12 +32,13 @@ describe("any body to any method", () => {
         expect(status).not.toBe(500);
         if (status !== 200) expect(isCode(answer.code), JSON.stringify(answer)).toBe(true);
       }),
-      { numRuns: 400 },
+      BODY_RUNS,
     );
   });
 
   it("should refuse a body that is not JSON, not an object, or sent as another content type", async () => {
-    const server = createMemoryServer();
+    await using t = await testServer("in-process");
+    const { server } = t;
     const path = "/svc.platform.v1.IdentityService/SignIn";
     for (const text of ["{", "[]", "null", "42", "\"x\""]) {
       const { status, body } = await rpc(server.fetch, path, text);
@@ -46,13 +51,15 @@ describe("any body to any method", () => {
   });
 
   it("should treat an empty body as {}", async () => {
-    const server = createMemoryServer();
+    await using t = await testServer("in-process");
+    const { server } = t;
     const response = await server.fetch(new Request("http://playfield.test/svc.platform.v1.IdentityService/StartGuest", { method: "POST" }));
     expect(response.status).toBe(200);
   });
 
   it("should answer unimplemented (404) for an unknown service or method, and not_found for other paths", async () => {
-    const server = createMemoryServer();
+    await using t = await testServer("in-process");
+    const { server } = t;
     expect((await rpc(server.fetch, "/svc.platform.v1.NoService/Nothing")).body.code).toBe("unimplemented");
     expect((await rpc(server.fetch, "/svc.platform.v1.IdentityService/Nothing")).status).toBe(404);
     const other = await server.fetch(new Request("http://playfield.test/nowhere"));
@@ -60,7 +67,8 @@ describe("any body to any method", () => {
   });
 
   it("should read snake_case names and int64 as a JSON string or number, and write int64 as strings with defaults left out", async () => {
-    const server = createMemoryServer();
+    await using t = await testServer("in-process");
+    const { server } = t;
     const signUp = await rpc(server.fetch, "/svc.platform.v1.IdentityService/SignUp", {
       username: "snake_case_1", password: "long enough pw", birthdate: "1990-01-01", display_name: "Snake", unknown_field: 1,
     });
@@ -79,7 +87,8 @@ describe("any body to any method", () => {
   });
 
   it("should answer any path, method and body on the non-RPC routes without a 500 or a rejected fetch", async () => {
-    const server = createMemoryServer({ onInternalError: (error) => { throw error; } });
+    await using t = await testServer("in-process", { onInternalError: (error) => { throw error; } });
+    const { server } = t;
     const user = await server.seed.user();
     const segment = fc.oneof(fc.string(), fc.constantFrom("%ZZ", "%", "..", "%E0%A4%A", "%00", user.userId, "a".repeat(64)));
     const path = fc.tuple(fc.constantFrom("avatars", "content", "checkout", "admin", "realtime", "healthz", ".well-known"), segment, fc.constantFrom("", "/headshot.svg", "/reports"))
@@ -96,12 +105,13 @@ describe("any body to any method", () => {
         const response = await server.fetch(url, init);
         expect(response.status).toBeLessThan(500);
       }),
-      { numRuns: 300 },
+      PATH_RUNS,
     );
   });
 
   it("should answer 404 for malformed percent-encoding in a headshot or checkout path", async () => {
-    const server = createMemoryServer({ onInternalError: (error) => { throw error; } });
+    await using t = await testServer("in-process", { onInternalError: (error) => { throw error; } });
+    const { server } = t;
     expect((await server.fetch("http://playfield.test/avatars/%ZZ/headshot.svg")).status).toBe(404);
     expect((await server.fetch("http://playfield.test/checkout/%E0%A4%A")).status).toBe(404);
   });

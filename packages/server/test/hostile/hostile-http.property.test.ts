@@ -1,9 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { startServer } from "@playfield/server-memory";
-import { createMemoryServer } from "@playfield/server-memory";
 import { hostileBody, hostileString, nestedArrays, PROTOTYPE_NAMES } from "./hostile-input.js";
-import { answerProblem, call, changedTables, hostileWorld, methodTable, withinMs } from "./hostile-world.js";
+import { answerProblem, call, hostileWorld, methodTable, withinMs } from "./hostile-world.js";
+import { propertyRuns } from "../property-runs.js";
 
 /*
  * Hostile input over a real socket (the Node adapter in front of the same
@@ -11,8 +10,8 @@ import { answerProblem, call, changedTables, hostileWorld, methodTable, withinMs
  * page, content blobs and avatar headshots.
  */
 
-const SOCKET_RUNS = Number(process.env.PLAYFIELD_FUZZ_SOCKET_RUNS ?? 150);
-const ROUTE_RUNS = Number(process.env.PLAYFIELD_FUZZ_ROUTE_RUNS ?? 300);
+const SOCKET_RUNS = propertyRuns("PLAYFIELD_FUZZ_SOCKET_RUNS", { memory: 150, database: 50 });
+const ROUTE_RUNS = propertyRuns("PLAYFIELD_FUZZ_ROUTE_RUNS", { memory: 300, database: 100 });
 const methods = methodTable();
 
 /** A string as a path segment; one with a lone surrogate (not encodable) as U+FFFD. */
@@ -25,30 +24,22 @@ function pathSegment(text: string): string {
 }
 
 describe("hostile requests over a real socket", () => {
-  it(`should never answer 5xx or hang, name a field in invalid_argument, and change nothing when refused (${SOCKET_RUNS} cases)`, async () => {
-    const internalErrors: unknown[] = [];
-    const server = await startServer({ port: 0, sessionSweepMs: 0, onInternalError: (error) => { internalErrors.push(error); } });
-    try {
-      const world = await hostileWorld(server);
-      const cases = fc.constantFrom(...methods).chain(({ method, input, fields }) =>
-        fc.record({ body: hostileBody(input, world.known), caller: fc.constantFrom(...world.callers) }).map((c) => ({ ...c, method, fields })));
-      await fc.assert(fc.asyncProperty(cases, async ({ method, fields, body, caller }) => {
-        const answer = await withinMs(call(fetch, server.url, method, body, caller.token), 5_000, method.path);
-        expect(answerProblem(answer, fields), `${method.path} as ${caller.kind}`).toBeNull();
-        if (answer.status === 200) await server.restore(world.baseline);
-        else expect(changedTables(world.baselineState, await world.state()), `${method.path} refused but wrote`).toEqual([]);
-        expect(internalErrors).toEqual([]);
-      }), { numRuns: SOCKET_RUNS });
-    } finally {
-      await server.close();
-    }
+  it(`should never answer 5xx or hang, name a field in invalid_argument, and change nothing when refused (${SOCKET_RUNS.numRuns} cases)`, async () => {
+    await using world = await hostileWorld("listening");
+    const cases = fc.constantFrom(...methods).chain(({ method, input, fields }) =>
+      fc.record({ body: hostileBody(input, world.known), caller: fc.constantFrom(...world.callers) }).map((c) => ({ ...c, method, fields })));
+    await fc.assert(fc.asyncProperty(cases, async ({ method, fields, body, caller }) => {
+      const answer = await withinMs(call(world.fetch, world.baseUrl, method, body, caller.token), 5_000, method.path);
+      expect(answerProblem(answer, fields), `${method.path} as ${caller.kind}`).toBeNull();
+      expect(await world.settle(answer.status !== 200), `${method.path} refused but wrote`).toEqual([]);
+      expect(world.internalErrors).toEqual([]);
+    }), SOCKET_RUNS);
   }, 120_000);
 });
 
 describe("hostile requests to the checkout page, content and headshot routes", () => {
-  it(`should never answer 5xx or hang, and change nothing unless an order is paid or cancelled (${ROUTE_RUNS} cases)`, async () => {
-    const internalErrors: unknown[] = [];
-    const world = await hostileWorld(createMemoryServer({ onInternalError: (error) => { internalErrors.push(error); } }));
+  it(`should never answer 5xx or hang, and change nothing unless an order is paid or cancelled (${ROUTE_RUNS.numRuns} cases)`, async () => {
+    await using world = await hostileWorld();
     const segment = fc.oneof(
       hostileString(world.known).filter((s) => s.length < 2_000).map(pathSegment),
       fc.constantFrom("%ZZ", "%", "%00", "%E0%A4%A", "..", "%2e%2e", world.valueFor("orderId")!, world.valueFor("sha256")!, world.valueFor("userId")!),
@@ -70,9 +61,8 @@ describe("hostile requests to the checkout page, content and headshot routes", (
       const response = await withinMs(world.server.handle(new Request(`http://playfield.test${p}`, init)), 5_000, `${verb} ${p}`);
       await response.arrayBuffer();
       expect(response.status, `${verb} ${p.slice(0, 120)}`).toBeLessThan(500);
-      if (response.status >= 400) expect(changedTables(world.baselineState, await world.state()), `${verb} ${p.slice(0, 120)} refused but wrote`).toEqual([]);
-      else if (verb !== "GET" && verb !== "HEAD") await world.server.restore(world.baseline);
-      expect(internalErrors).toEqual([]);
-    }), { numRuns: ROUTE_RUNS });
+      expect(await world.settle(response.status >= 400), `${verb} ${p.slice(0, 120)} refused but wrote`).toEqual([]);
+      expect(world.internalErrors).toEqual([]);
+    }), ROUTE_RUNS);
   }, 120_000);
 });

@@ -1,11 +1,16 @@
-import { allMethods, isCode, messageName, shapeTable, type MethodDesc } from "@playfield/core";
-import { createMemoryServer, type MemoryServer, type ServerSnapshot } from "@playfield/server-memory";
+import { allMethods, isCode, messageName, PRIMARY_INDEX, shapeTable, tables, type MethodDesc, type TableDef, type Tx } from "@playfield/core";
+import { createMemoryServer, startServer, type MemoryServer } from "@playfield/server-memory";
+import { recordingStorage } from "../recording-storage.js";
+import { leaseStorage } from "../storage-under-test.js";
+import type { TransportKind } from "../fixtures.js";
 
 /*
- * The world the hostile-input properties run against: one of each kind of
- * caller, an experience with a live version and a session, a datastore
- * entry, and a snapshot of it all to restore before every case and compare
- * with after every refused one.
+ * The world the hostile-input properties run against, on the run's storage
+ * (storage-under-test.ts): one of each kind of caller, an experience with a
+ * live version and a session, a datastore entry, and the rows of it all.
+ * After each case the tables it wrote (and those alone) are compared with
+ * those rows when it was refused, and put back: on a database a whole
+ * snapshot and restore is a round trip per table, several per case.
  */
 
 /** A caller: a name for failure reports and the token it sends (none for anonymous). */
@@ -14,8 +19,11 @@ export interface HostileCaller {
   token: string | undefined;
 }
 
-export interface HostileWorld {
+export interface HostileWorld extends AsyncDisposable {
   server: MemoryServer;
+  /** Where calls go, and the fetch that reaches it: the server's own in process, the global one over the socket. */
+  baseUrl: string;
+  fetch: (request: Request) => Promise<Response>;
   callers: HostileCaller[];
   /** Ids that exist in the world, so that some hostile calls get past `not_found`. */
   known: string[];
@@ -23,10 +31,11 @@ export interface HostileWorld {
   valueFor(field: string): string | undefined;
   /** The caller most likely to get past the auth check of a method of this auth level. */
   callerFor(auth: string): HostileCaller;
-  baseline: ServerSnapshot;
-  /** The rows of every table that has any, as JSON text by table name, to compare with the baseline's. */
-  state(): Promise<Record<string, string>>;
-  baselineState: Record<string, string>;
+  /**
+   * Ends a case: when it was `refused`, answers the tables it changed (see
+   * `changedTables`); then puts every table it wrote back as it was, and the clock.
+   */
+  settle(refused: boolean): Promise<string[]>;
   /** Errors the server reported as internal: a property fails on any. */
   internalErrors: unknown[];
 }
@@ -59,10 +68,14 @@ async function ok(server: MemoryServer, path: string, body: unknown, token: stri
   return json;
 }
 
-/** Builds the world: seven kinds of caller and something for each service to find. */
-export async function hostileWorld(server: MemoryServer = createMemoryServer()): Promise<HostileWorld> {
+/** Builds the world on a server of its own: seven kinds of caller and something for each service to find. */
+export async function hostileWorld(transport: TransportKind = "in-process"): Promise<HostileWorld> {
   const internalErrors: unknown[] = [];
-  const world = server;
+  const lease = await leaseStorage();
+  const storage = recordingStorage(lease.storage);
+  const options = { storage, onInternalError: (error: unknown) => { internalErrors.push(error); } };
+  const listening = transport === "listening" ? await startServer({ port: 0, sessionSweepMs: 0, ...options }) : undefined;
+  const world: MemoryServer = listening ?? createMemoryServer(options);
   const owner = await world.seed.user({ username: "owner_1" });
   const account = await world.seed.user({ username: "player_1" });
   const child = await world.seed.user({ username: "child_1", birthdate: "2020-01-01" });
@@ -103,13 +116,45 @@ export async function hostileWorld(server: MemoryServer = createMemoryServer()):
   };
   const byKind = new Map(callers.map((c) => [c.kind, c]));
   const callerFor = (auth: string) => byKind.get(({ none: "anonymous", optional: "account", guest: "account", account: "owner", game: "game" } as Record<string, string>)[auth] ?? "account")!;
-  const state = async () => {
-    // Tables appear when first touched, so empty ones are left out: only rows count.
-    const { data } = (await world.snapshot()).storage as { data: { def: { name: string }; rows: unknown[] }[] };
-    return Object.fromEntries(data.filter((t) => t.rows.length > 0).map((t) => [t.def.name, JSON.stringify(t.rows)]));
+  // Rows by primary key, as JSON text too, to compare; one table at a time (a database session runs one statement at a time).
+  const rowsOf = (tx: Tx, table: TableDef<unknown>) => tx.query(table, PRIMARY_INDEX);
+  const textOf = async (tx: Tx, written: readonly TableDef<unknown>[]) => {
+    const text: Record<string, string> = {};
+    for (const table of written) text[table.name] = JSON.stringify(await rowsOf(tx, table));
+    return text;
   };
-  const baseline = await world.snapshot();
-  return { server: world, callers, known, valueFor: (field) => (Object.hasOwn(values, field) ? values[field] : undefined), callerFor, baseline, state, baselineState: await state(), internalErrors };
+  const baseline = new Map<string, unknown[]>();
+  const baselineText = await storage.transact(async (tx) => {
+    for (const table of tables.allTables as readonly TableDef<unknown>[]) baseline.set(table.name, structuredClone(await rowsOf(tx, table)));
+    return textOf(tx, tables.allTables as readonly TableDef<unknown>[]);
+  }, { readOnly: true });
+  const clockMs = world.clock.now();
+  storage.takeWritten();
+  const settle = async (refused: boolean) => {
+    const written = [...storage.takeWritten().values()];
+    if (written.length === 0) return [];
+    const before = Object.fromEntries(written.map((table) => [table.name, baselineText[table.name] ?? "[]"]));
+    const changed = refused ? changedTables(before, await storage.transact((tx) => textOf(tx, written), { readOnly: true })) : [];
+    await storage.transact(async (tx) => {
+      for (const table of written) {
+        for (const row of await rowsOf(tx, table)) await tx.delete(table, table.primaryKey(row));
+        for (const row of baseline.get(table.name) ?? []) await tx.put(table, structuredClone(row));
+      }
+    });
+    storage.takeWritten();
+    world.clock.set(clockMs);
+    return changed;
+  };
+  return {
+    server: world,
+    baseUrl: listening?.url ?? "http://playfield.test",
+    fetch: listening ? (request) => fetch(request) : (request) => world.handle(request),
+    callers, known, valueFor: (field) => (Object.hasOwn(values, field) ? values[field] : undefined), callerFor, settle, internalErrors,
+    async [Symbol.asyncDispose]() {
+      await listening?.close();
+      lease.release();
+    },
+  };
 }
 
 /** The input message shape of each method, and the field names an error may name. */

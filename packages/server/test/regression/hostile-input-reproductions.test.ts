@@ -1,6 +1,5 @@
 import { DatastoreService, JSON_DEPTH_MAX, SessionService } from "@playfield/core";
 import { describe, expect, it } from "vitest";
-import { createMemoryServer } from "@playfield/server-memory";
 import { nestedArrays, nestedObjects, PROTOTYPE_NAMES } from "../hostile/hostile-input.js";
 import { call, hostileWorld } from "../hostile/hostile-world.js";
 
@@ -14,30 +13,29 @@ import { call, hostileWorld } from "../hostile/hostile-world.js";
  */
 describe("the hostile-input reproductions", () => {
   it("should answer Join with a prototype property name as platform 400 invalid_argument naming platform", async () => {
-    const internal: unknown[] = [];
-    const world = await hostileWorld(createMemoryServer({ onInternalError: (error) => internal.push(error) }));
+    await using world = await hostileWorld();
     const experienceId = world.valueFor("experienceId")!;
     for (const platform of PROTOTYPE_NAMES) {
       for (const engineVersion of ["1.2", undefined]) {
-        const answer = await call((r) => world.server.handle(r), "http://playfield.test", SessionService.methods.join,
+        const answer = await call(world.fetch, world.baseUrl, SessionService.methods.join,
           JSON.stringify({ experienceId, platform, engineVersion }), world.callerFor("guest").token);
         expect([answer.status, answer.body.code], platform).toEqual([400, "invalid_argument"]);
         expect(answer.body.message).toBe("platform: one of web, macos, windows, linux, ios, android (or empty)");
       }
     }
-    expect(internal).toEqual([]);
+    expect(world.internalErrors).toEqual([]);
   });
 
   it("should answer Update with a patch nested 5,000 deep and Set with a value nested 30,000 deep 400 naming the field and the limit", async () => {
-    const world = await hostileWorld(createMemoryServer({ onInternalError: (error) => { throw error; } }));
+    await using world = await hostileWorld();
     const game = world.callerFor("game").token;
-    const handler = (r: Request) => world.server.handle(r);
-    const update = await call(handler, "http://playfield.test", DatastoreService.methods.update,
+    const update = await call(world.fetch, world.baseUrl, DatastoreService.methods.update,
       `{"key":"save","patch":${JSON.stringify(`{"a":${nestedObjects(5_000)}}`)}}`, game);
     expect([update.status, update.body.code, update.body.message]).toEqual([400, "invalid_argument", `patch: at most ${JSON_DEPTH_MAX} levels of nesting`]);
-    const set = await call(handler, "http://playfield.test", DatastoreService.methods.set,
+    const set = await call(world.fetch, world.baseUrl, DatastoreService.methods.set,
       `{"key":"save","value":${JSON.stringify(nestedArrays(30_000))}}`, game);
     expect([set.status, set.body.code, set.body.message]).toEqual([400, "invalid_argument", `value: at most ${JSON_DEPTH_MAX} levels of nesting`]);
-    expect(await world.state()).toEqual(world.baselineState);
+    expect(await world.settle(true)).toEqual([]);
+    expect(world.internalErrors).toEqual([]);
   });
 });

@@ -1,5 +1,4 @@
 import { DatastoreService, tables, type DatastoreEntryRow } from "@playfield/core";
-import { createMemoryServer } from "@playfield/server-memory";
 import { describe, expect, it } from "vitest";
 import { nestedArrays } from "../hostile/hostile-input.js";
 import { call, hostileWorld } from "../hostile/hostile-world.js";
@@ -13,9 +12,9 @@ import { call, hostileWorld } from "../hostile/hostile-world.js";
  */
 describe("a stored value nested deeper than any limit", () => {
   it("should never make a later call of its key fail", async () => {
-    const world = await hostileWorld(createMemoryServer({ onInternalError: (error) => { throw error; } }));
+    await using world = await hostileWorld();
     const game = world.callerFor("game").token;
-    const handler = (r: Request) => world.server.handle(r);
+    const handler = world.fetch;
     const deep = `{"deep":${nestedArrays(30_000)},"coins":1}`;
     await world.server.deps.storage.transact(async (tx) => {
       const rows = await tx.query(tables.datastoreEntries, "byOwner", {});
@@ -23,14 +22,15 @@ describe("a stored value nested deeper than any limit", () => {
       await tx.put(tables.datastoreEntries, { ...row, value: deep } satisfies DatastoreEntryRow);
     });
     const m = DatastoreService.methods;
-    const update = await call(handler, "http://playfield.test", m.update, JSON.stringify({ key: "save", patch: "{\"coins\":2}" }), game);
+    const update = await call(handler, world.baseUrl, m.update, JSON.stringify({ key: "save", patch: "{\"coins\":2}" }), game);
     expect(update.status).toBe(200);
     expect(update.body).toMatchObject({ value: `{"deep":${nestedArrays(30_000)},"coins":2}` });
-    const get = await call(handler, "http://playfield.test", m.get, JSON.stringify({ key: "save" }), game);
+    const get = await call(handler, world.baseUrl, m.get, JSON.stringify({ key: "save" }), game);
     expect([get.status, (get.body as { value?: string }).value]).toEqual([200, `{"deep":${nestedArrays(30_000)},"coins":2}`]);
-    expect((await call(handler, "http://playfield.test", m.listKeys, "{}", game)).status).toBe(200);
-    expect((await call(handler, "http://playfield.test", m.exportMyData, "{}", world.callerFor("guest").token)).status).toBe(200);
-    const set = await call(handler, "http://playfield.test", m.set, JSON.stringify({ key: "save", value: "{\"fresh\":true}" }), game);
+    expect((await call(handler, world.baseUrl, m.listKeys, "{}", game)).status).toBe(200);
+    expect((await call(handler, world.baseUrl, m.exportMyData, "{}", world.callerFor("guest").token)).status).toBe(200);
+    const set = await call(handler, world.baseUrl, m.set, JSON.stringify({ key: "save", value: "{\"fresh\":true}" }), game);
     expect(set.status).toBe(200);
+    expect(world.internalErrors).toEqual([]);
   });
 });

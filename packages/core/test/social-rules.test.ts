@@ -145,10 +145,10 @@ describe("avatarProblem", () => {
 
   it("should name the field of each violation", () => {
     expect(avatarProblem({ ...base, tints: { wing: "#aabbcc" } }, owned)).toMatch(/^tints\.wing: /);
-    expect(avatarProblem({ ...base, wornItemIds: ["wave"] }, owned)).toMatch(/^wornItemIds: wave is not a wearable/);
-    expect(avatarProblem({ ...base, wornItemIds: ["cape"] }, owned)).toMatch(/^wornItemIds: cape is not an item you own/);
+    expect(avatarProblem({ ...base, wornItemIds: ["wave"] }, owned)).toMatch(/^wornItemIds: "wave" is not a wearable/);
+    expect(avatarProblem({ ...base, wornItemIds: ["cape"] }, owned)).toMatch(/^wornItemIds: "cape" is not an item you own/);
     expect(avatarProblem({ ...base, emotes: { 0: "wave" } }, owned)).toMatch(/^emotes\.0: /);
-    expect(avatarProblem({ ...base, emotes: { 1: "hat" } }, owned)).toMatch(/^emotes\.1: hat is not an emote/);
+    expect(avatarProblem({ ...base, emotes: { 1: "hat" } }, owned)).toMatch(/^emotes\.1: "hat" is not an emote/);
     expect(avatarProblem({ ...base, proportions: { hips: 1.3 } }, owned)).toMatch(/^proportions\.hips: /);
     expect(avatarProblem({ ...base, base: "has space" }, owned)).toMatch(/^base: /);
   });

@@ -51,19 +51,20 @@ export function avatarProblem(input: AvatarInput, ownedKinds: ReadonlyMap<string
     if (!/^#[0-9a-fA-F]{6}$/.test(colour)) return `tints.${part}: #rrggbb`;
   }
   const seen = new Set<string>();
+  // Ids are quoted: one that is blank or invisible must still read as a value after "field: ".
   for (const id of input.wornItemIds) {
-    if (seen.has(id)) return `wornItemIds: ${id} is listed twice`;
+    if (seen.has(id)) return `wornItemIds: ${JSON.stringify(id)} is listed twice`;
     seen.add(id);
     const kind = ownedKinds.get(id);
-    if (kind === undefined) return `wornItemIds: ${id} is not an item you own`;
-    if (!WEARABLE_KINDS.includes(kind)) return `wornItemIds: ${id} is not a wearable avatar item`;
+    if (kind === undefined) return `wornItemIds: ${JSON.stringify(id)} is not an item you own`;
+    if (!WEARABLE_KINDS.includes(kind)) return `wornItemIds: ${JSON.stringify(id)} is not a wearable avatar item`;
   }
   for (const [slot, id] of Object.entries(input.emotes)) {
     const n = Number(slot);
     if (!(Number.isInteger(n) && n >= 1 && n <= EMOTE_SLOTS)) return `emotes.${slot}: slots are 1 to ${EMOTE_SLOTS}`;
     const kind = ownedKinds.get(id);
-    if (kind === undefined) return `emotes.${slot}: ${id} is not an item you own`;
-    if (kind !== EMOTE_KIND) return `emotes.${slot}: ${id} is not an emote`;
+    if (kind === undefined) return `emotes.${slot}: ${JSON.stringify(id)} is not an item you own`;
+    if (kind !== EMOTE_KIND) return `emotes.${slot}: ${JSON.stringify(id)} is not an emote`;
   }
   for (const [name, value] of Object.entries(input.proportions ?? {})) {
     const range = ownValue<readonly [number, number]>(PROPORTION_RANGES, name);

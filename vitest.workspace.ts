@@ -16,19 +16,22 @@ const postgresTests = "test/postgres/**/*.test.ts";
 // Why 30 s and not Vitest's 5 s: property tests, tsc runs and spawned servers take a few
 // seconds alone and several times that on a loaded 2-core machine; a real hang still fails.
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
-// The server's end-to-end HTTP suites, run again on PostgreSQL. The hostile-input properties run there too,
-// with fewer cases from a fixed seed (test/property-runs.ts), each case comparing and putting back only the
-// tables it wrote (hostile-world.ts). Not there (memory only): hostile realtime and prototype-names-as-fields
-// (thousands of calls, storage-light or covered by the API property), realtime/chat/presence (fan-out in the
-// process, storage-light), cors (no storage), the model tests of datastore/chat/social/search (property runs, each a new world).
+// The server's end-to-end HTTP suites, run again on PostgreSQL. The hostile-input properties and
+// robustness run there too with fewer cases, from a fixed seed (test/property-runs.ts), each case
+// comparing and putting back only the tables it wrote (hostile-world.ts): under half a minute of one
+// worker on a loaded machine. Not there (memory only): hostile realtime and prototype-names-as-fields
+// (thousands of calls; storage-light, or covered by the API property), realtime/chat/presence (fan-out
+// in the process, storage-light), cors (no storage), the model tests of datastore/chat/social/search
+// (property runs, each a new world).
 const POSTGRES_SUITES = [
   "endpoints", "identity", "avatar", "economy", "datastore", "datastore-export", "datastore-join",
   "datastore-limits", "datastore-ordered", "datastore-permissions", "social", "session", "catalog", "catalog-content",
   "catalog-discovery", "creator", "creator-stats", "safety", "economy.model.property",
   "hostile/hostile-api.property", "hostile/hostile-http.property", "robustness.property", "regression/*",
 ].map((suite) => `test/${suite}.test.ts`);
-// PGlite runs the same queries as PostgreSQL in one connection: a subset that writes through every service.
-const PGLITE_SUITES = ["endpoints", "identity", "economy", "datastore", "social", "session", "catalog", "economy.model.property"]
+// PGlite runs the same queries as PostgreSQL in one connection: a subset that writes through every service,
+// and the hostile requests to every method (another engine under the same SQL: NUL, surrogates, huge numbers).
+const PGLITE_SUITES = ["endpoints", "identity", "economy", "datastore", "social", "session", "catalog", "economy.model.property", "hostile/hostile-api.property"]
   .map((suite) => `test/${suite}.test.ts`);
 const sourceConditions = {
   resolve: { conditions },

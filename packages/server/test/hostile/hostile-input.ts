@@ -18,12 +18,22 @@ export const nestedObjects = (depth: number) => '{"a":'.repeat(depth - 1) + "{}"
 
 const DEPTHS = [JSON_DEPTH_MAX, JSON_DEPTH_MAX + 1, 5_000, 30_000];
 
+/**
+ * Strings a database may take differently from memory: NUL (PostgreSQL text
+ * and jsonb refuse it), lone surrogates (not UTF-8), U+FFFF and astral
+ * characters (the edges of a key encoding), quotes and LIKE wildcards.
+ */
+export const STORAGE_HOSTILE_STRINGS: readonly string[] = [
+  "a\u0000b", "\u0000", "\ud800", "x\udfffy", "\uffff", "\ufeff", "😀".repeat(300), "'; DROP TABLE users; --", "\\", "%_", "\u0001\u001f",
+];
+
 /** Strings a hostile caller puts in a string field. */
 export function hostileString(known: readonly string[] = []): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...PROTOTYPE_NAMES) },
     { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
     { weight: 2, arbitrary: fc.constantFrom(...DEPTHS.flatMap((d) => [nestedArrays(d), nestedObjects(d)])) },
+    { weight: 1, arbitrary: fc.constantFrom(...STORAGE_HOSTILE_STRINGS) },
     { weight: 1, arbitrary: fc.constantFrom("x".repeat(100_000), "é".repeat(70_000), "\u0000\u202e\ud800", "", " ", "-1", "9".repeat(40), "NaN", "%00", "../..", "dm:__proto__", "group:constructor", "session:toString") },
     ...(known.length > 0 ? [{ weight: 3, arbitrary: fc.constantFrom(...known) }] : []),
   );

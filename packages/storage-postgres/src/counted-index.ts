@@ -142,12 +142,17 @@ export function mergeSql(index: CountedIndex, sizes: BucketSizes): string {
     UPDATE ${counts} AS c SET n = c.n + gone.n FROM gone, prev WHERE c.bk = prev.bk AND c.bid = prev.bid`;
 }
 
-/** The entries with keys in [$1, $2) (both bytea), as `n`. */
+/**
+ * The entries with keys in [$1, $2) (both bytea), as `n`. Every walk of
+ * index entries is bounded by a bucket's start, in the SQL as well, so that
+ * the planner expects a bucket's worth of entries and never a scan of the
+ * range (nor a plan costly enough to be compiled: PostgreSQL's JIT).
+ */
 export function countedCountSql(index: CountedIndex): string {
   const { table, column, counts } = index;
   return `WITH bl AS (${bucketOf(counts, "$1::bytea", FIRST)}), bu AS (${bucketOf(counts, "$2::bytea", FIRST)})
     SELECT (CASE WHEN bl.bk = bu.bk AND bl.bid = bu.bid
-      THEN (SELECT count(*) FROM ${table} WHERE ${column} >= $1::bytea AND ${column} < $2::bytea)
+      THEN (${entriesFrom(index, "bl.bk", "bl.bid", "$2::bytea")} AND ${column} >= $1::bytea)
       ELSE (SELECT coalesce(sum(n), 0) FROM ${counts} WHERE (bk, bid) >= (bl.bk, bl.bid) AND (bk, bid) < (bu.bk, bu.bid))
         - (${entriesFrom(index, "bl.bk", "bl.bid", "$1::bytea")})
         + (${entriesFrom(index, "bu.bk", "bu.bid", "$2::bytea")})
@@ -157,16 +162,21 @@ export function countedCountSql(index: CountedIndex): string {
 /**
  * A page of the entries with keys in [$1, $2), ascending or descending,
  * skipping $3 entries, at most $4 (NULL: all): the buckets' counts find
- * the bucket holding entry $3; its position is found in the index alone
- * (no row read for the entries skipped), and the page read from there.
+ * the bucket holding entry $3 (a running sum over the bucket rows in
+ * range); its position is found by skipping fewer than one bucket of
+ * entries in the index alone (no row read for the entries skipped), and
+ * the page read from there. Each count of entries is a scalar subquery that
+ * does not depend on the bucket walk, so that it runs once, not per bucket.
  */
 export function countedPageSql(index: CountedIndex, desc: boolean): string {
   const { table, column, counts } = index;
   if (!desc) {
+    // Entry $3 of the range is entry t of the index counted from L's bucket start.
     return `WITH bl AS (${bucketOf(counts, "$1::bytea", FIRST)}),
-      below AS (SELECT (${entriesFrom(index, "bl.bk", "bl.bid", "$1::bytea")}) AS a FROM bl),
-      walk AS (SELECT c.bk, c.bid, sum(c.n) OVER (ORDER BY c.bk, c.bid) - c.n AS before FROM ${counts} AS c, bl WHERE (c.bk, c.bid) >= (bl.bk, bl.bid) AND c.bk < $2::bytea),
-      start AS (SELECT walk.bk, walk.bid, below.a + $3::bigint - walk.before AS skip FROM walk, below WHERE walk.before <= below.a + $3::bigint ORDER BY walk.bk DESC, walk.bid DESC LIMIT 1),
+      target AS (SELECT (${entriesFrom(index, "bl.bk", "bl.bid", "$1::bytea")}) + $3::bigint AS t FROM bl),
+      walk AS (SELECT bk, bid, sum(n) OVER (ORDER BY bk, bid) - n AS before FROM ${counts}
+        WHERE (bk, bid) >= ((SELECT bk FROM bl), (SELECT bid FROM bl)) AND bk < $2::bytea),
+      start AS (SELECT bk, bid, (SELECT t FROM target) - before AS skip FROM walk WHERE before <= (SELECT t FROM target) ORDER BY bk DESC, bid DESC LIMIT 1),
       pos AS (${positionSql(index)}
         WHERE ${column} >= (SELECT bk FROM start) AND (${column}, id) >= ((SELECT bk FROM start), (SELECT bid FROM start)) AND ${column} < $2::bytea
         ORDER BY ${order(index, "")} OFFSET (SELECT skip FROM start) LIMIT 1)
@@ -175,10 +185,10 @@ export function countedPageSql(index: CountedIndex, desc: boolean): string {
   // Descending: U's bucket counts only its entries below U; each bucket ends where the one above it starts (U for U's own).
   return `WITH bl AS (${bucketOf(counts, "$1::bytea", FIRST)}), bu AS (${bucketOf(counts, "$2::bytea", FIRST)}),
     top AS (SELECT (${entriesFrom(index, "bu.bk", "bu.bid", "$2::bytea")}) AS c FROM bu),
-    sized AS (SELECT c.bk, c.bid, CASE WHEN c.bk = bu.bk AND c.bid = bu.bid THEN top.c ELSE c.n END AS n
-      FROM ${counts} AS c, bl, bu, top WHERE (c.bk, c.bid) >= (bl.bk, bl.bid) AND (c.bk, c.bid) <= (bu.bk, bu.bid)),
     walk AS (SELECT bk, bid, n, coalesce(lag(bk) OVER w, $2::bytea) AS ubk, coalesce(lag(bid) OVER w, ${FIRST}) AS ubid, sum(n) OVER w AS upto
-      FROM sized WINDOW w AS (ORDER BY bk DESC, bid DESC)),
+      FROM (SELECT bk, bid, CASE WHEN bk = (SELECT bk FROM bu) AND bid = (SELECT bid FROM bu) THEN (SELECT c FROM top) ELSE n END AS n FROM ${counts}
+        WHERE (bk, bid) >= ((SELECT bk FROM bl), (SELECT bid FROM bl)) AND (bk, bid) <= ((SELECT bk FROM bu), (SELECT bid FROM bu))) AS sized
+      WINDOW w AS (ORDER BY bk DESC, bid DESC)),
     start AS (SELECT ubk, ubid, $3::bigint - (upto - n) AS skip FROM walk WHERE upto > $3::bigint ORDER BY bk DESC, bid DESC LIMIT 1),
     pos AS (${positionSql(index)}
       WHERE ${column} <= (SELECT ubk FROM start) AND (${column}, id) < ((SELECT ubk FROM start), (SELECT ubid FROM start)) AND ${column} >= $1::bytea

@@ -103,22 +103,25 @@ function order(index: CountedIndex, direction: "" | " DESC"): string {
  * with id `$1`: `before` is the key it had (an SQL expression over CTE
  * `old`, NULL when it had none), `after` the key it gets (NULL when none).
  * `written` must be a CTE that answers a row only if the write happened.
- * Answers the CTEs and the columns that report a bucket to split or merge.
+ * One UPDATE takes 1 from the old bucket and adds 1 to the new one, only
+ * when they differ. Answers the CTEs and the columns that report a bucket
+ * to split or merge.
  */
 export function moveCountsSql(index: CountedIndex, j: number, sizes: BucketSizes, before: { from: string; key: string }, after: string | null): { ctes: string[]; columns: string[] } {
   const { counts } = index;
-  const o = `o${j}`, nb = `n${j}`, d = `d${j}`, u = `u${j}`;
-  const same = (x: string, y: string) => `${x}.bk = ${y}.bk AND ${x}.bid = ${y}.bid`;
+  const o = `o${j}`, nb = `n${j}`, m = `m${j}`;
+  const moves = after === null
+    ? `SELECT bk, bid, -1 AS delta FROM ${o}`
+    : `SELECT bk, bid, -1 AS delta FROM ${o} WHERE NOT EXISTS (SELECT FROM ${nb} WHERE ${nb}.bk = ${o}.bk AND ${nb}.bid = ${o}.bid)
+      UNION ALL SELECT bk, bid, 1 FROM ${nb} WHERE NOT EXISTS (SELECT FROM ${o} WHERE ${o}.bk = ${nb}.bk AND ${o}.bid = ${nb}.bid)`;
   const ctes = [
+    ...(after === null ? [] : [`${nb} AS (${bucketOf(counts, after, "$1::bytea")})`]),
     `${o} AS (SELECT b.bk, b.bid FROM ${before.from} CROSS JOIN LATERAL (${bucketOf(counts, before.key, "$1::bytea")}) AS b)`,
-    `${d} AS (UPDATE ${counts} AS c SET n = c.n - 1 FROM ${o} WHERE ${same("c", o)} AND EXISTS (SELECT FROM written)${after === null ? "" : ` AND NOT EXISTS (SELECT FROM ${nb} WHERE ${same(nb, o)})`} RETURNING c.bk, c.bid, c.n)`,
+    `${m} AS (UPDATE ${counts} AS c SET n = c.n + e.delta FROM (${moves}) AS e WHERE c.bk = e.bk AND c.bid = e.bid AND EXISTS (SELECT FROM written) RETURNING c.bk, c.bid, c.n, e.delta)`,
   ];
-  const columns = [`(SELECT encode(bk, 'hex') || ',' || encode(bid, 'hex') FROM ${d} WHERE n < ${mergeBelow(sizes)} AND (bk, bid) > (${FIRST}, ${FIRST})) AS merge${j}`];
-  if (after !== null) {
-    ctes.unshift(`${nb} AS (${bucketOf(counts, after, "$1::bytea")})`);
-    ctes.push(`${u} AS (UPDATE ${counts} AS c SET n = c.n + 1 FROM ${nb} WHERE ${same("c", nb)} AND EXISTS (SELECT FROM written) AND NOT EXISTS (SELECT FROM ${o} WHERE ${same(o, nb)}) RETURNING c.bk, c.bid, c.n)`);
-    columns.push(`(SELECT encode(bk, 'hex') || ',' || encode(bid, 'hex') FROM ${u} WHERE n > ${splitAbove(sizes)}) AS split${j}`);
-  }
+  const reported = (where: string) => `(SELECT encode(bk, 'hex') || ',' || encode(bid, 'hex') FROM ${m} WHERE ${where})`;
+  const columns = [`${reported(`delta < 0 AND n < ${mergeBelow(sizes)} AND (bk, bid) > (${FIRST}, ${FIRST})`)} AS merge${j}`];
+  if (after !== null) columns.push(`${reported(`delta > 0 AND n > ${splitAbove(sizes)}`)} AS split${j}`);
   return { ctes, columns };
 }
 

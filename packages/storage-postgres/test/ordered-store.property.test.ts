@@ -3,7 +3,8 @@
  * memory adapter's answers: random sequences of sets, increments and
  * removes, grouped into transactions (some rolled back), with pages at any
  * offset in both orders, a key's rank and counts over value ranges read in
- * between. Buckets of 4 entries make every run split and merge counts many
+ * between; the first boards are written by sets or, on PGlite and
+ * PostgreSQL, by a bulk `load` (which counts them at once). Buckets of 4 entries make every run split and merge counts many
  * times; pages and counts past 4 entries take the counted path.
  */
 import { tables, type OrderedEntryRow, type Storage, type Tx } from "@playfield/core";
@@ -38,11 +39,16 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("rank" as const), board, key }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("count" as const), board, ascending: fc.boolean(), lo: value, hi: value }) },
 );
-/** Boards of many buckets first (one transaction of sets), then commands in transactions of one to four; a transaction marked `abort` throws after its commands, keeping nothing. */
+/**
+ * Boards of many buckets first (one transaction of sets, or on an SQL storage when `load` is
+ * set, the rows it leaves written by `SqlStorage.load`), then commands in transactions of one
+ * to four; a transaction marked `abort` throws after its commands, keeping nothing.
+ */
 const transactions = fc.tuple(
   fc.array(fc.record({ kind: fc.constant("set" as const), board, key, value }), { minLength: 10, maxLength: 40 }),
   fc.array(fc.record({ commands: fc.array(command, { minLength: 1, maxLength: 4 }), abort: fc.boolean() }), { minLength: 1, maxLength: 30 }),
-).map(([seed, rest]) => [{ commands: seed as Command[], abort: false }, ...rest]);
+  fc.boolean(),
+).map(([seed, rest, load]) => [{ commands: seed as Command[], abort: false, load }, ...rest.map((tx) => ({ ...tx, load: false }))]);
 
 class Abort extends Error {}
 
@@ -76,10 +82,21 @@ async function apply(tx: Tx, c: Command): Promise<unknown> {
 }
 
 /** Runs the transactions on `storage`, answering every command's answer (a rolled-back transaction's included) and the final boards. */
-async function play(storage: Storage, txs: { commands: Command[]; abort: boolean }[]): Promise<unknown[]> {
+async function play(storage: Storage, txs: { commands: Command[]; abort: boolean; load: boolean }[]): Promise<unknown[]> {
   await storage.clear();
   const answers: unknown[] = [];
-  for (const { commands, abort } of txs) {
+  for (const { commands, abort, load } of txs) {
+    if (load && "load" in storage) {
+      // The rows the sets leave (the last value of each key), then the values they answered.
+      const sets = commands.flatMap((c) => (c.kind === "set" ? [c] : []));
+      const rows = new Map(sets.map((c): [string, OrderedEntryRow] => {
+        const id = tables.orderedEntryId(EXPERIENCE, c.board, c.key);
+        return [id, { id, experienceId: EXPERIENCE, store: c.board, key: c.key, value: c.value, updatedAt: 0 }];
+      }));
+      await (storage as SqlStorage).load(tables.orderedEntries, [...rows.values()]);
+      answers.push(sets.map((c) => c.value));
+      continue;
+    }
     try {
       answers.push(await storage.transact(async (tx) => {
         const seen = [];

@@ -18,6 +18,9 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool): SqlDatabas
   // An idle client's connection can drop (a server restart): the pool discards
   // it, and without a listener the error would end the process.
   pool.on("error", () => undefined);
+  // The adapter's statements are short: JIT compiling, which PostgreSQL starts once a plan's estimate
+  // passes jit_above_cost (a counted page on a large board can), costs them ~0.5 s and saves nothing.
+  pool.on("connect", (client) => void client.query("SET jit = off").catch(() => undefined));
   return {
     kind: "postgres",
     async session(fn) {

@@ -15,12 +15,25 @@
  *
  *   node --conditions=@playfield/source --import tsx bench/leaderboard.bench.ts
  *
- * DATABASE_URL names the server (default postgres://postgres@127.0.0.1:5432/test);
- * the bench works in a schema of its own and drops it after. ENTRIES sets the
- * board's size (default 1,000,000), BENCH_SAMPLES the timed calls per case (default 300).
+ * DATABASE_URL names the server (default postgres://postgres@127.0.0.1:5432/test).
+ * ENTRIES sets the board's size (default 1,000,000), BENCH_SAMPLES the timed
+ * calls per case (default 300).
+ *
+ * Building a board of a million entries takes minutes on each database, so
+ * the built boards are kept for the next run, named for the board's data
+ * version and size (the output says which were reused): on PostgreSQL the
+ * schema `bench_leaderboard_v<version>_<entries>`, whose entries the run
+ * puts back as they were after its writes (a run that stops half way leaves
+ * it marked, and the next one builds it again); for PGlite a dump of its
+ * data folder in the system's temporary folder, which each run loads into
+ * memory. Drop the schema, or delete the dump, to build them again.
  */
 import { tables, type OrderedEntryRow, type Storage } from "@playfield/core";
-import { cpus, loadavg } from "node:os";
+import { PGlite } from "@electric-sql/pglite";
+import { openAsBlob } from "node:fs";
+import { access, mkdir, rename, writeFile } from "node:fs/promises";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { createMemoryStorage } from "../packages/server/src/ports/memory-storage/index.js";
 import { orderedRank } from "../packages/server/src/services/datastore/ordered-rank.js";
 import { createPgliteStorage, createPostgresStorage, type SqlStorage } from "../packages/storage-postgres/src/index.js";
@@ -34,7 +47,10 @@ const IN_FLIGHT = 16;
 const EXPERIENCE = "bench-experience";
 const STORE = "board";
 const url = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
-const schema = `bench_leaderboard_${process.pid}`;
+/** Raise when the board's rows (below) or how the adapter stores them change: kept boards of another version are not used. */
+const BOARD_VERSION = 1;
+const schema = `bench_leaderboard_v${BOARD_VERSION}_${ENTRIES}`;
+const pgliteDump = join(tmpdir(), "playfield-bench", `leaderboard-v${BOARD_VERSION}-${ENTRIES}.tar`);
 
 const random = seededRandom(5);
 const keyOf = (i: number) => `player-${i}`;
@@ -46,6 +62,7 @@ const pickKey = () => keyOf(Math.floor(random() * ENTRIES));
 /** The board: scores up to 10,000,000, so that most are distinct and some tie. */
 const board = Array.from({ length: ENTRIES }, (_, i) => entry(keyOf(i), Math.floor(random() * 10_000_000)));
 
+/** Builds the board: on the SQL storages with `SqlStorage.load` (multi-row inserts, one recount, VACUUM ANALYZE). */
 async function build(storage: Storage): Promise<number> {
   const started = performance.now();
   if ("load" in storage) await (storage as SqlStorage).load(tables.orderedEntries, board);
@@ -59,11 +76,78 @@ async function build(storage: Storage): Promise<number> {
   return performance.now() - started;
 }
 
+/** The kept PostgreSQL board's state, in a table of its own in the schema: "clean" when it holds exactly `board`. */
+const boardState = async () => (await adminQuery<{ state: string }>(url, `SELECT state FROM "${schema}".bench_board`).catch(() => []))[0]?.state;
+const markBoard = (state: "clean" | "written") => adminQuery(url, `CREATE TABLE IF NOT EXISTS "${schema}".bench_board (state text NOT NULL); DELETE FROM "${schema}".bench_board; INSERT INTO "${schema}".bench_board VALUES ('${state}')`);
+
+/**
+ * VACUUMs the kept board (quick when there is little to do) and answers the share of its table's
+ * pages marked all-visible: counted indexes walk bucket entries in the index alone on those pages
+ * only. (A VACUUM cannot mark rows that a transaction still open elsewhere in the database may not
+ * see: on a busy server, the share can stay low for a while after writes.)
+ */
+async function vacuumBoard(): Promise<number> {
+  const tablesOfBoard = ["ordered_entries", "ordered_entries_k1_n", "ordered_entries_k2_n"].map((name) => `"${schema}".${name}`);
+  await adminQuery(url, `VACUUM (ANALYZE) ${tablesOfBoard.join(", ")}`);
+  const [row] = await adminQuery<{ share: number }>(url, `SELECT relallvisible::float / greatest(relpages, 1) AS share FROM pg_class WHERE oid = '${tablesOfBoard[0]}'::regclass`);
+  return row?.share ?? 0;
+}
+
+/** The PostgreSQL board: the kept one when it is clean, else built again. Answers how it was had. */
+async function postgresBoard(storage: SqlStorage): Promise<string> {
+  if ((await boardState()) === "clean") return `PostgreSQL reused (schema ${schema})`;
+  await dropSchema(url, schema);
+  const took = await build(storage);
+  await markBoard("clean");
+  return `PostgreSQL built in ${formatDuration(took)} (kept in schema ${schema})`;
+}
+
+/** The PGlite board, in memory: loaded from the kept dump, else built and dumped. */
+async function pgliteBoard(): Promise<{ storage: SqlStorage; how: string }> {
+  if (await access(pgliteDump).then(() => true, () => false)) {
+    const started = performance.now();
+    const storage = createPgliteStorage({ pglite: new PGlite({ loadDataDir: await openAsBlob(pgliteDump) }) });
+    await storage.init([tables.orderedEntries]);
+    return { storage, how: `PGlite loaded from ${pgliteDump} in ${formatDuration(performance.now() - started)}` };
+  }
+  const pglite = new PGlite();
+  const storage = createPgliteStorage({ pglite });
+  const took = await build(storage);
+  // A checkpoint first: the dump then leaves out the write-ahead log of the build.
+  await pglite.exec("CHECKPOINT");
+  await mkdir(join(pgliteDump, ".."), { recursive: true });
+  await writeFile(`${pgliteDump}.part`, Buffer.from(await (await pglite.dumpDataDir("none")).arrayBuffer()));
+  await rename(`${pgliteDump}.part`, pgliteDump);
+  return { storage, how: `PGlite built in ${formatDuration(took)} (dumped to ${pgliteDump})` };
+}
+
+/** Keys the run wrote on PostgreSQL, so that the kept board is put back as it was. */
+const written = new Set<string>();
+
+/** Puts the kept PostgreSQL board back as `board` holds it, through the storage (so that its counts stay exact). */
+async function restoreBoard(storage: Storage): Promise<void> {
+  const keys = [...written];
+  for (let i = 0; i < keys.length; i += 500) {
+    await storage.transact(async (tx) => {
+      for (const key of keys.slice(i, i + 500)) {
+        const original = key.startsWith("player-") ? board[Number(key.slice("player-".length))] : undefined;
+        if (original) await tx.put(tables.orderedEntries, original);
+        else await tx.delete(tables.orderedEntries, tables.orderedEntryId(EXPERIENCE, STORE, key));
+      }
+    });
+  }
+  await vacuumBoard();
+  await markBoard("clean");
+}
+
 /** IncrementOrdered's write on the ordered table: read the key's entry, put it back with the delta added. */
-const increment = (storage: Storage, key: string, delta: number) => storage.transact(async (tx) => {
-  const current = await tx.get(tables.orderedEntries, tables.orderedEntryId(EXPERIENCE, STORE, key));
-  await tx.put(tables.orderedEntries, entry(key, (current?.value ?? 0) + delta));
-});
+const increment = (storage: Storage, key: string, delta: number) => {
+  if (storage === postgres) written.add(key);
+  return storage.transact(async (tx) => {
+    const current = await tx.get(tables.orderedEntries, tables.orderedEntryId(EXPERIENCE, STORE, key));
+    await tx.put(tables.orderedEntries, entry(key, (current?.value ?? 0) + delta));
+  });
+};
 
 const cases: { name: string; run: (storage: Storage) => Promise<unknown> }[] = [
   { name: "top 10", run: (storage) => storage.transact((tx) => tx.query(tables.orderedEntries, "top", { equals: [EXPERIENCE, STORE], limit: 10 })) },
@@ -98,6 +182,7 @@ async function concurrentIncrements(storage: Storage, seconds: number) {
       // One increment in ten creates a key, so that bucket counts are written too, not only moved within.
       const fresh = n % 10 === 0;
       const key = fresh ? `new-${caller}-${n}` : pickKey();
+      written.add(key);
       const start = performance.now();
       try {
         await storage.transact(async (tx) => {
@@ -120,21 +205,26 @@ const countAll = (storage: Storage) => storage.transact((tx) => tx.count(tables.
 
 const memory = createMemoryStorage();
 const postgres = createPostgresStorage({ url, schema, pool: { connectionString: url, max: IN_FLIGHT } });
-const pglite = createPgliteStorage();
-const storages: [string, Storage][] = [["memory", memory], ["PostgreSQL", postgres], ["PGlite", pglite]];
+let pglite: SqlStorage | undefined;
 try {
   // The SQL storages first: the memory adapter's million rows make this process's heap (and its GC) large.
-  const builds: string[] = [];
-  for (const [name, storage] of [...storages.slice(1), storages[0]!]) builds.push(`${name} ${formatDuration(await build(storage))}`);
+  const boards = [await postgresBoard(postgres)];
+  const loaded = await pgliteBoard();
+  pglite = loaded.storage;
+  boards.push(loaded.how, `memory built in ${formatDuration(await build(memory))} (20,000 puts per transaction)`);
+  const storages: [string, Storage][] = [["memory", memory], ["PostgreSQL", postgres], ["PGlite", pglite]];
   const version = (await adminQuery<{ server_version: string }>(url, "SHOW server_version"))[0]?.server_version;
   const buckets = (await adminQuery<{ n: number }>(url, `SELECT count(*)::int AS n FROM "${schema}".ordered_entries_k1_n`))[0]?.n;
-  console.log(`Node ${process.version}, PostgreSQL ${version} on loopback, PGlite in memory; one board of ${ENTRIES.toLocaleString("en")} entries (${buckets} buckets per counted index on PostgreSQL), built in: ${builds.join(", ")} (memory: 20,000 puts per transaction; PostgreSQL and PGlite: SqlStorage.load, multi-row inserts then one recount); ${SAMPLES} calls per case; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);
+  const visible = await vacuumBoard();
+  console.log(`Node ${process.version}, PostgreSQL ${version} on loopback, PGlite in memory; one board of ${ENTRIES.toLocaleString("en")} entries (${buckets} buckets per counted index on PostgreSQL, ${Math.round(visible * 100)} % of its table's pages all-visible after a VACUUM): ${boards.join("; ")}; ${SAMPLES} calls per case; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);
 
+  // From here on the kept PostgreSQL board is written: marked so until it is put back.
+  await markBoard("written");
   console.log(`\n### One transaction after another\n`);
   console.log(`| operation | memory p50 | PostgreSQL p50 | PostgreSQL p99 | PGlite p50 | PGlite p99 |`);
   console.log(`|---|---:|---:|---:|---:|---:|`);
   for (const c of cases) {
-    const [m, p, l] = [await latencies(() => c.run(memory)), await latencies(() => c.run(postgres)), await latencies(() => c.run(pglite))];
+    const [m, p, l] = [await latencies(() => c.run(memory)), await latencies(() => c.run(postgres)), await latencies(() => c.run(pglite!))];
     console.log(`| ${c.name} | ${formatDuration(m.p50)} | ${formatDuration(p.p50)} | ${formatDuration(p.p99)} | ${formatDuration(l.p50)} | ${formatDuration(l.p99)} |`);
   }
 
@@ -156,8 +246,9 @@ try {
     if (!exact) process.exitCode = 1;
   }
   console.log(`\nEntries counted after the run (and the entry at offset count − 1 found): ${checks.join(", ")}.`);
+  await restoreBoard(postgres);
+  console.log(`The kept PostgreSQL board was put back as it was (${written.size.toLocaleString("en")} keys written by the run).`);
 } finally {
-  await pglite.close();
+  await pglite?.close();
   await postgres.close();
-  await dropSchema(url, schema);
 }

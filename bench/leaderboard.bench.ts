@@ -9,6 +9,8 @@
  *   offset 500,000   ListOrdered at offset 500,000, 10 entries
  *   rank             a random key's rank (orderedRank: its row and two counts)
  *   increment        IncrementOrdered's write: read the key, put it back moved
+ *   baseline         the same read and write on a table with no index: any
+ *                    write transaction's cost (round trips, COMMIT's fsync)
  *
  * then increments with 16 transactions in flight on PostgreSQL (runs per
  * transaction, failures), and a check that every count is still exact.
@@ -28,7 +30,7 @@
  * data folder in the system's temporary folder, which each run loads into
  * memory. Drop the schema, or delete the dump, to build them again.
  */
-import { tables, type OrderedEntryRow, type Storage } from "@playfield/core";
+import { defineTable, tables, type OrderedEntryRow, type Storage } from "@playfield/core";
 import { PGlite } from "@electric-sql/pglite";
 import { openAsBlob } from "node:fs";
 import { access, mkdir, rename, writeFile } from "node:fs/promises";
@@ -149,6 +151,13 @@ const increment = (storage: Storage, key: string, delta: number) => {
   });
 };
 
+/** The same read and write on a table with no index: what any write transaction costs on the storage, counts aside. */
+const plainRows = defineTable<{ id: string; value: number }>()({ name: "bench_plain_rows", primaryKey: (row) => row.id, indexes: {} });
+const plainIncrement = (storage: Storage, key: string, delta: number) => storage.transact(async (tx) => {
+  const current = await tx.get(plainRows, key);
+  await tx.put(plainRows, { id: key, value: (current?.value ?? 0) + delta });
+});
+
 const cases: { name: string; run: (storage: Storage) => Promise<unknown> }[] = [
   { name: "top 10", run: (storage) => storage.transact((tx) => tx.query(tables.orderedEntries, "top", { equals: [EXPERIENCE, STORE], limit: 10 })) },
   {
@@ -157,6 +166,7 @@ const cases: { name: string; run: (storage: Storage) => Promise<unknown> }[] = [
   },
   { name: "rank of a key", run: (storage) => storage.transact((tx) => orderedRank(tx, EXPERIENCE, STORE, pickKey())) },
   { name: "increment", run: (storage) => increment(storage, pickKey(), 1 + Math.floor(random() * 100_000)) },
+  { name: "the same on a table with no index (baseline)", run: (storage) => plainIncrement(storage, pickKey(), 1 + Math.floor(random() * 100_000)) },
 ];
 
 /** p50 and p99 of `SAMPLES` calls one after another (after 20 to warm up), in ms. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { stateHash } from "../src/index.js";
+import { createReferenceWorld } from "../src/kinds/reference-world.js";
 import { entry, list, newRuntime } from "./helpers.js";
 
 /** A Python script that counts its ticks in `self.state["n"]`. */
@@ -28,7 +29,29 @@ const HOSTILE: Record<string, { body: string; fault: RegExp }> = {
   importMicropython: { body: "import micropython", fault: /^on_tick: ImportError: module not found: micropython/ },
   importGc: { body: "import gc\ngc.collect()", fault: /^on_tick: ImportError: module not found: gc/ },
   dunderImport: { body: "__import__('js')", fault: /^on_tick: ImportError: module not found: js/ },
-  globalsEscape: { body: "imp = __import__.__globals__['_import']\nimp('js').globalThis", fault: /^on_tick: the host's JavaScript is not reachable from scripts$/ },
+  // Routes around the import allow-list: every object a script can touch leads back only to what it may have.
+  globalsOfImport: { body: "imp = __import__.__globals__['_import']\nimp('js').globalThis", fault: /^on_tick: KeyError: _import \(hostile-globalsOfImport\.py, line 5\)$/ },
+  globalsOfTimer: { body: "set_timeout.__globals__['_timers']", fault: /^on_tick: KeyError: _timers \(hostile-globalsOfTimer\.py, line 5\)$/ },
+  globalsOfClearInterval: { body: "clear_interval.__globals__['builtins']", fault: /^on_tick: KeyError: builtins \(hostile-globalsOfClearInterval\.py, line 5\)$/ },
+  globalsOfWait: { body: "type(wait(0)).__await__.__globals__['sys']", fault: /^on_tick: KeyError: sys \(hostile-globalsOfWait\.py, line 5\)$/ },
+  globalsOfSelf: { body: "type(self).__init__.__globals__['uctypes']", fault: /^on_tick: KeyError: uctypes \(hostile-globalsOfSelf\.py, line 5\)$/ },
+  globalsOfOwn: { body: "on_tick.__globals__['__builtins__']", fault: /^on_tick: KeyError: __builtins__ \(hostile-globalsOfOwn\.py, line 5\)$/ },
+  closureCells: { body: "__import__.__closure__", fault: /^on_tick: AttributeError: 'closure' object has no attribute '__closure__' \(hostile-closureCells\.py, line 5\)$/ },
+  codeRun: { body: "exec(__import__.__code__, {})", fault: /^on_tick: TypeError: __import__\(\) takes 2 positional arguments but 0 were given \(hostile-codeRun\.py, line 5\)$/ },
+  subclasses: { body: "object.__subclasses__()", fault: /^on_tick: AttributeError: type object 'object' has no attribute '__subclasses__' \(hostile-subclasses\.py, line 5\)$/ },
+  importBuiltins: { body: "import builtins", fault: /^on_tick: ImportError: module not found: builtins \(scripts import from the project's scripts folder and abc, .*, types\) \(hostile-importBuiltins\.py, line 5\)$/ },
+  importMain: { body: "import __main__", fault: /^on_tick: ImportError: module not found: __main__ \(scripts import from the project's scripts folder and abc, .*, types\) \(hostile-importMain\.py, line 5\)$/ },
+  importHost: { body: "import _playfield_host", fault: /^on_tick: ImportError: module not found: _playfield_host \(scripts import from the project's scripts folder and abc, .*, types\) \(hostile-importHost\.py, line 5\)$/ },
+  importUctypes: { body: "import uctypes", fault: /^on_tick: ImportError: module not found: uctypes \(scripts import from the project's scripts folder and abc, .*, types\) \(hostile-importUctypes\.py, line 5\)$/ },
+  importIo: { body: "import io", fault: /^on_tick: ImportError: module not found: io \(scripts import from the project's scripts folder and abc, .*, types\) \(hostile-importIo\.py, line 5\)$/ },
+  importReplaced: { body: "globals()['__import__'] = lambda *a: None\nimport sys", fault: /^on_tick: ImportError: module not found: sys \(scripts import from the project's scripts folder and abc, .*, types\) \(hostile-importReplaced\.py, line 6\)$/ },
+  execImport: { body: "exec('import sys')", fault: /^on_tick: ImportError: module not found: sys \(scripts import from the project's scripts folder and abc, .*, types\) \(hostile-execImport\.py, line 5\)$/ },
+  evalImport: { body: "eval(\"__import__('io')\")", fault: /^on_tick: ImportError: module not found: io \(scripts import from the project's scripts folder and abc, .*, types\) \(hostile-evalImport\.py, line 5\)$/ },
+  compileImport: { body: "exec(compile('import gc', 'x.py', 'exec'))", fault: /^on_tick: ImportError: module not found: gc \(scripts import .*\) \(x\.py, line 1\)$/ },
+  lyingName: { body: "class S(str):\n    def split(self, sep):\n        return ['math']\n__import__(S('sys'))", fault: /^on_tick: TypeError: __import__ takes a str name and an int level \(hostile-lyingName\.py, line 8\)$/ },
+  lyingLevel: { body: "class I(int):\n    def __eq__(self, other):\n        return True\n__import__('sys', None, None, None, I(1))", fault: /^on_tick: TypeError: __import__ takes a str name and an int level \(hostile-lyingLevel\.py, line 8\)$/ },
+  lyingFromlist: { body: "__import__('math', None, None, ['sqrt', 1])", fault: /^on_tick: TypeError: __import__ takes names of str \(hostile-lyingFromlist\.py, line 5\)$/ },
+  stdin: { body: "input()", fault: /^on_tick: out of fuel \(fuel_per_tick 200000\)$/ },
   openFile: { body: "open('/etc/passwd').read()", fault: /^on_tick: OSError: / },
   raiseValue: { body: "raise ValueError('no')", fault: /^on_tick: ValueError: no \(hostile-raiseValue\.py, line \d+\)$/ },
   systemExit: { body: "raise SystemExit(1)", fault: /^on_tick: SystemExit: 1/ },
@@ -52,6 +75,58 @@ const HOSTILE: Record<string, { body: string; fault: RegExp }> = {
   hugeState: { body: "self.state['s'] = 'z' * 2000000", fault: /^on_tick: (self\.state is larger than max_state_bytes \(1048576\)|out of fuel)/ },
 };
 
+/**
+ * Walks every object reachable from what a Python script can touch (the
+ * builtins the prelude adds, self, its own functions and globals, the
+ * allowed modules, project modules, the game's API) through every
+ * attribute that leads to other objects (a function's __globals__, a
+ * class's or module's __dict__, ...), and prints what it found: dict keys
+ * that are the prelude's own names, and every module.
+ */
+const WALK = String.raw`import json, math, cmath, random, re, collections, heapq, functools, itertools, string, struct, array, copy, operator, time, datetime, binascii, base64, hashlib, abc, types
+import playfield
+from playfield import game
+import lib.helpers
+
+INTERNAL = ("_import", "_hook", "_timers", "_sources", "_self", "_settle", "_playfield_host", "uctypes", "builtins", "sys", "io")
+PLAIN = (str, int, float, bool, type(None), bytes)
+
+def on_load(self, reloaded):
+    roots = [("__import__", __import__), ("set_timeout", set_timeout), ("set_interval", set_interval), ("clear_timeout", clear_timeout),
+        ("clear_interval", clear_interval), ("wait", wait), ("wait(0)", wait(0)), ("self", self), ("on_load", on_load), ("globals()", globals()),
+        ("print", print), ("exec", exec), ("object", object), ("type", type), ("lib", lib), ("playfield", playfield), ("game", game)]
+    seen = {}
+    modules = []
+    foreign = []
+    todo = [(r, p) for p, r in roots]
+    while todo:
+        o, path = todo.pop()
+        if id(o) in seen or type(o) in PLAIN:
+            continue
+        seen[id(o)] = o
+        t = type(o)
+        if t is type(math):
+            modules.append(o.__name__)
+        if t is dict:
+            for k in o:
+                if k in INTERNAL:
+                    foreign.append(path + "[" + repr(k) + "]")
+                todo.append((o[k], path + "[" + repr(k) + "]"))
+            continue
+        if t in (list, tuple, set, frozenset):
+            for i, v in enumerate(o):
+                todo.append((v, path + "[" + str(i) + "]"))
+            continue
+        # dir() of an object costs a lookup of every name the interpreter knows: the attributes that lead anywhere are these.
+        for a in ("__globals__", "__dict__", "__bases__", "__class__", "__self__", "__func__", "fget", "fset"):
+            try:
+                v = getattr(o, a)
+            except Exception:
+                continue
+            todo.append((v, path + "." + a))
+    print(json.dumps({"objects": len(seen) > 300, "foreign": foreign, "modules": sorted(modules)}))
+`;
+
 const hostile = (body: string) => `def init():\n    return {"kept": 1}\n\ndef on_tick(self, dt):\n${indent(body)}\n`;
 
 describe("Python scripts: hostile handlers", () => {
@@ -72,6 +147,21 @@ describe("Python scripts: hostile handlers", () => {
       expect(script?.state_hash, `${name} keeps the state it had before the call`).toBe(stateHash('{"kept":1}'));
       expect(script?.fuel_used, name).toBeLessThanOrEqual(200_000);
     }
+  }, 60_000);
+
+  it("should keep the prelude out of reach: a walk from everything a script can touch finds no internal name and only the allowed modules", async () => {
+    const lines: string[] = [];
+    const runtime = newRuntime({
+      kinds: createReferenceWorld(), config: { load_fuel: 50_000_000 }, onConsole: (_s, _l, text) => lines.push(text),
+      modules: { "lib/helpers.py": "def double(x):\n    return 2 * x\n" },
+    });
+    await runtime.run("script.load", { name: "walk", language: "py", source: WALK });
+    await runtime.step(1);
+    expect(await entry(runtime, "walk")).toMatchObject({ faults: 0, last_fault: null });
+    expect(lines.map((l) => JSON.parse(l))).toEqual([{ objects: true, foreign: [], modules: [
+      "abc", "array", "base64", "binascii", "cmath", "collections", "copy", "datetime", "functools", "hashlib", "heapq",
+      "itertools", "json", "math", "operator", "random", "re", "string", "struct", "time", "types",
+    ] }]);
   }, 60_000);
 
   it("should stop an endless loop at the same fuel on every run, and never run its except or finally", async () => {

@@ -17,7 +17,7 @@ describe("Python scripts", () => {
     expect((await list(runtime)).log).toEqual(["[tick 1] loaded count"]);
     // Fuel units are the rewritten engine's probes: this pins them, so a new wasm, binaryen or prelude that
     // changes what a unit is shows here, and the budgets and docs/scripts.md are looked at again.
-    expect((await entry(runtime, "count")).fuel_used).toBe(1106);
+    expect((await entry(runtime, "count")).fuel_used).toBe(1119);
   });
 
   it("should load Python by default when the game's language is py", async () => {

@@ -25,9 +25,6 @@ _sources = {}
 _project = {}
 _inner = [0]
 
-class _Module:
-    pass
-
 def _describe(e):
     s = io.StringIO()
     sys.print_exception(e, s)
@@ -68,7 +65,7 @@ def _source_module(name):
     m = _Module()
     g = {"__name__": name}
     if name == "playfield":
-        g["_call"] = _call
+        g["_call"] = _api_call
     if package:
         g["__path__"] = path
     _project[name] = m
@@ -85,21 +82,33 @@ def _absolute(name, g, level):
     if level == 0:
         return name
     base = g.get("__name__", "") if g else ""
+    if type(base) is not str:
+        base = ""
     if not (g and "__path__" in g):
         base = base.rpartition(".")[0]
     for _ in range(level - 1):
         base = base.rpartition(".")[0]
     return base + "." + name if name else base
 
-def _hook(name, g=None, l=None, fromlist=None, level=0):
+def _hook(name, g, l, fromlist, level):
+    # Only plain values go on: a str subclass could answer split() with an
+    # allowed name while the interpreter's import reads its real text.
+    if type(name) is not str or type(level) is not int:
+        raise TypeError("__import__ takes a str name and an int level")
+    if fromlist is not None:
+        fromlist = tuple(fromlist)
+        for attr in fromlist:
+            if type(attr) is not str:
+                raise TypeError("__import__ takes names of str")
     if _inner[0]:
+        # A pure module's own imports (frozen modules import each other, relatively too).
         return _import(name, g, l, fromlist, level)
-    full = _absolute(name, g, level)
+    full = _absolute(name, g if type(g) is dict else None, level)
     top = full.split(".")[0]
     if top in _PURE and level == 0:
         _inner[0] = 1
         try:
-            return _import(name, g, l, fromlist, level)
+            return _import(name, None, None, fromlist, 0)
         finally:
             _inner[0] = 0
     parts = full.split(".")
@@ -200,12 +209,6 @@ def _check(root):
         at.append(0)
     return None
 
-class Script:
-    """The script instance: handlers get it as self."""
-    def __init__(self, name):
-        self.name = name
-        self.state = {}
-
 _self = None
 _defs = {}
 _dump = "{}"
@@ -224,18 +227,6 @@ def _fault(e):
 # "(after await)", as in JavaScript.
 _GEN = type((lambda: (yield))())
 _late = [None]
-
-class _Wait:
-    def __init__(self, ms):
-        self.ms = ms
-
-    def __await__(self):
-        yield self
-
-    __iter__ = __await__
-
-def wait(ms=0):
-    return _Wait(max(0, int(ms)))
 
 def _started(label, r):
     if type(r) is _GEN:
@@ -425,24 +416,69 @@ def _timer(fn, ms, args, every):
     _insert([_now + ms, _seq[0], fn, args, max(1, ms) if every else 0, _ids[0]])
     return _ids[0]
 
-def set_timeout(fn, ms=0, *args):
-    return _timer(fn, ms, args, False)
-
-def set_interval(fn, ms=0, *args):
-    return _timer(fn, ms, args, True)
-
-def clear_timeout(timer_id):
+def _clear(timer_id):
     for i in range(len(_timers)):
         if _timers[i][5] == timer_id:
             _timers.pop(i)
             return
 
-builtins.set_timeout = set_timeout
-builtins.set_interval = set_interval
-builtins.clear_timeout = clear_timeout
-builtins.clear_interval = clear_timeout
-builtins.wait = wait
+# What a script can reach of the prelude (builtins, self, wait(ms), the
+# import hook, modules) is defined in a dict of its own that holds nothing
+# else: a function's __globals__ is the dict it was defined in, and this
+# module's would reach the interpreter's own import, sys and uctypes. The
+# few functions that need the prelude reach it through closures, whose
+# cells MicroPython does not show (no __closure__, no cell_contents).
+_public = {"__name__": "_runtime"}
+exec("""
+class Script:
+    # The script instance: handlers get it as self.
+    def __init__(self, name):
+        self.name = name
+        self.state = {}
+
+class Module:
+    pass
+
+class Wait:
+    def __init__(self, ms):
+        self.ms = ms
+
+    def __await__(self):
+        yield self
+
+    __iter__ = __await__
+
+def wait(ms=0):
+    return Wait(max(0, int(ms)))
+
+def bind(timer, clear, hook, call):
+    def set_timeout(fn, ms=0, *args):
+        return timer(fn, ms, args, False)
+
+    def set_interval(fn, ms=0, *args):
+        return timer(fn, ms, args, True)
+
+    def clear_timeout(timer_id):
+        clear(timer_id)
+
+    def __import__(name, globals=None, locals=None, fromlist=None, level=0):
+        return hook(name, globals, locals, fromlist, level)
+
+    def _call(op, args):
+        return call(op, args)
+
+    return set_timeout, set_interval, clear_timeout, __import__, _call
+""", _public)
+Script = _public["Script"]
+_Module = _public["Module"]
+_Wait = _public["Wait"]
+_set_timeout, _set_interval, _clear_timeout, _import_hook, _api_call = _public.pop("bind")(_timer, _clear, _hook, _call)
+builtins.set_timeout = _set_timeout
+builtins.set_interval = _set_interval
+builtins.clear_timeout = _clear_timeout
+builtins.clear_interval = _clear_timeout
+builtins.wait = _public["wait"]
 `;
 
 /** Run after the host has looked up the prelude's functions (through an import of `__main__`): from then on, imports go through the allow-list. */
-export const PYTHON_SEAL = "builtins.__import__ = _hook";
+export const PYTHON_SEAL = "builtins.__import__ = _import_hook";

@@ -3,11 +3,6 @@ import { EngineTrap } from "./engine-traps.js";
 /** What an instance's imports reach on the host side. */
 export interface ImportHost {
   memory(): WebAssembly.Memory;
-  /** The instance's function table, for the `invoke_*` trampolines. */
-  table(): WebAssembly.Table;
-  stackSave(): number;
-  stackRestore(sp: number): void;
-  setThrew(threw: number, value: number): void;
   /** The simulated clock: ms since the epoch. */
   nowMs(): number;
   /** A seeded 32-bit generator. */
@@ -27,9 +22,6 @@ export interface ImportHost {
 
 /** The bridge reference of the host's API function, registered as the module `_playfield_host`. */
 export const HOST_REF = 2;
-
-/** The private marker of a longjmp: the only value the trampolines swallow. */
-const LONGJMP: unique symbol = Symbol("longjmp");
 
 const ENOENT = 44;
 const EBADF = 8;
@@ -51,36 +43,16 @@ const SYSCALLS = [
   "__syscall_newfstatat", "__syscall_lstat64", "__syscall_statfs64", "__syscall_unlinkat",
 ] as const;
 
-const INVOKES = ["invoke_i", "invoke_ii", "invoke_iii", "invoke_iiii", "invoke_iiiii", "invoke_iiiiii", "invoke_v", "invoke_vi", "invoke_vii", "invoke_viii", "invoke_viiii"] as const;
-
 /**
  * The imports of the rewritten MicroPython module, every one answered by
- * the host: the `invoke_*` trampolines of setjmp/longjmp, the simulated
- * clock and the seeded generator, captured output, a file system where
- * nothing exists, no JavaScript bridge, heap growth up to the limit.
- * {@link checkImports} refuses a module that asks for anything else.
+ * the host: the simulated clock and the seeded generator, captured output,
+ * a file system where nothing exists, no JavaScript bridge, heap growth up
+ * to the limit (setjmp/longjmp is inside the module: see
+ * `rewriteMicroPython`). {@link checkImports} refuses a module that asks
+ * for anything else.
  */
 export function engineImports(host: ImportHost): WebAssembly.Imports {
   const env: Record<string, (...args: never[]) => unknown> = {};
-  // Table.get is slow next to a call, and MicroPython's try blocks call through here: the table does not change, so look each slot up once.
-  const slots: ((...a: number[]) => number)[] = [];
-  const slot = (index: number) => (slots[index] ??= host.table().get(index) as (...a: number[]) => number);
-  // One trampoline for every arity (at most five arguments): a wasm function ignores extra arguments.
-  const invoke = (index: number, a: number, b: number, c: number, d: number, e: number) => {
-    const sp = host.stackSave();
-    try {
-      return slot(index)(a, b, c, d, e);
-    } catch (error) {
-      // Only this loader's longjmp is a longjmp; a trap (fuel, memory, a
-      // wasm fault) goes on up through every frame, out of the engine.
-      if (error !== LONGJMP) throw error;
-      host.stackRestore(sp);
-      host.setThrew(1, 0);
-      return 0;
-    }
-  };
-  for (const name of INVOKES) env[name] = invoke;
-  env._emscripten_throw_longjmp = () => { throw LONGJMP; };
   env.fuel_exhausted = () => host.fuelExhausted();
   env.mp_js_random_u32 = () => host.randomU32() | 0;
   env.mp_js_ticks_ms = () => host.nowMs() | 0;

@@ -17,26 +17,38 @@ export const INITIAL_MEMORY_PAGES = 4;
  * `fuel -= 1; if (fuel < 0) env.fuel_exhausted()` on the exported global
  * `fuel`, so every Python bytecode and every loop of built-in C work costs
  * fuel, and running out calls the host, which throws through the engine.
+ * setjmp/longjmp, which Emscripten leaves to JavaScript (`invoke_*`
+ * trampolines around every call that may longjmp, some fifty per handler
+ * call), is done inside the module with WebAssembly exceptions: each
+ * `invoke_*` import becomes a function that calls through the table inside
+ * a `try` catching only the module's own longjmp tag, and
+ * `_emscripten_throw_longjmp` throws that tag. A host trap (fuel, memory)
+ * is a JavaScript exception, which no such `catch` stops. These functions
+ * are added after the probes, so they cost no fuel: a unit is what it was.
  * The memory's limits are set (4 pages at start, 512 MiB at most) and the
  * module is optimised. The result is a pure function of the input bytes
- * and the pinned binaryen version.
+ * and the pinned binaryen version; `{ fuel: false }` leaves the probes out
+ * (the bench's unmetered engine).
  *
  * @example
  * const wasm = rewriteMicroPython(readFileSync(".../micropython.wasm"));
  */
-export function rewriteMicroPython(input: Uint8Array): Uint8Array {
+export function rewriteMicroPython(input: Uint8Array, { fuel: metered = true } = {}): Uint8Array {
   const module = binaryen.readBinary(input);
   try {
-    module.runPasses(["log-execution"]);
-    module.removeFunction("log_execution");
-    module.addGlobal("fuel", binaryen.i32, true, module.i32.const(0));
-    module.addGlobalExport("fuel", "fuel");
-    module.addFunctionImport("fuel_exhausted", "env", "fuel_exhausted", binaryen.none, binaryen.none);
-    const fuel = () => module.global.get("fuel", binaryen.i32);
-    module.addFunction("log_execution", binaryen.createType([binaryen.i32]), binaryen.none, [], module.block(null, [
-      module.global.set("fuel", module.i32.sub(fuel(), module.i32.const(1))),
-      module.if(module.i32.lt_s(fuel(), module.i32.const(0)), module.call("fuel_exhausted", [], binaryen.none)),
-    ]));
+    if (metered) {
+      module.runPasses(["log-execution"]);
+      module.removeFunction("log_execution");
+      module.addGlobal("fuel", binaryen.i32, true, module.i32.const(0));
+      module.addGlobalExport("fuel", "fuel");
+      module.addFunctionImport("fuel_exhausted", "env", "fuel_exhausted", binaryen.none, binaryen.none);
+      const fuel = () => module.global.get("fuel", binaryen.i32);
+      module.addFunction("log_execution", binaryen.createType([binaryen.i32]), binaryen.none, [], module.block(null, [
+        module.global.set("fuel", module.i32.sub(fuel(), module.i32.const(1))),
+        module.if(module.i32.lt_s(fuel(), module.i32.const(0)), module.call("fuel_exhausted", [], binaryen.none)),
+      ]));
+    }
+    longjmpInside(module);
     if (!module.validate()) throw new Error("the rewritten module does not validate");
     binaryen.setOptimizeLevel(2);
     binaryen.setShrinkLevel(0);
@@ -49,7 +61,48 @@ export function rewriteMicroPython(input: Uint8Array): Uint8Array {
   }
 }
 
-/** Rewrites the (only) memory's limits in a wasm binary's memory section. */
+/** The tag of a longjmp inside the module: only the `invoke_*` functions catch it. */
+const LONGJMP_TAG = "playfield_longjmp";
+
+/** Replaces the `invoke_*` and `_emscripten_throw_longjmp` imports with functions of the module (see {@link rewriteMicroPython}). */
+function longjmpInside(module: binaryen.Module): void {
+  module.setFeatures(module.getFeatures() | binaryen.Features.ExceptionHandling);
+  module.addTag(LONGJMP_TAG, binaryen.none, binaryen.none);
+  const exported = (name: string) => binaryen.getExportInfo(module.getExport(name)).value;
+  const stackSave = exported("emscripten_stack_get_current");
+  const stackRestore = exported("_emscripten_stack_restore");
+  const setThrew = exported("setThrew");
+  const table = binaryen.getTableInfo(module.getTableByIndex(0)).name;
+  const imports: binaryen.FunctionInfo[] = [];
+  for (let i = 0; i < module.getNumFunctions(); i++) {
+    const info = binaryen.getFunctionInfo(module.getFunctionByIndex(i));
+    if (info.module === "env" && info.base && (info.base.startsWith("invoke_") || info.base === "_emscripten_throw_longjmp")) imports.push(info);
+  }
+  for (const info of imports) {
+    module.removeFunction(info.name);
+    if (info.base === "_emscripten_throw_longjmp") {
+      module.addFunction(info.name, info.params, info.results, [], module.throw(LONGJMP_TAG, []));
+      continue;
+    }
+    // (index, args...): call the table's function index with args; on a longjmp, restore the stack and tell the caller through setThrew, as Emscripten's JavaScript does.
+    const params = binaryen.expandType(info.params);
+    const args = params.slice(1).map((type, i) => module.local.get(i + 1, type));
+    const sp = params.length;
+    const call = module.call_indirect(table, module.local.get(0, binaryen.i32), args, binaryen.createType(params.slice(1)), info.results);
+    const caught = module.block(null, [
+      module.call(stackRestore, [module.local.get(sp, binaryen.i32)], binaryen.none),
+      module.call(setThrew, [module.i32.const(1), module.i32.const(0)], binaryen.none),
+      ...(info.results === binaryen.none ? [] : [module.i32.const(0)]),
+    ], info.results);
+    module.addFunction(info.name, info.params, info.results, [binaryen.i32], module.block(null, [
+      module.local.set(sp, module.call(stackSave, [], binaryen.i32)),
+      module.try("", call, [LONGJMP_TAG], [caught]),
+    ], info.results));
+  }
+  if (imports.length === 0) throw new Error("the module has no invoke_* imports: this MicroPython build is not supported");
+}
+
+/** Rewrites the (only) memory's limits in a wasm binary's memory section. *//** Rewrites the (only) memory's limits in a wasm binary's memory section. */
 export function setMemoryLimits(wasm: Uint8Array, initial: number, maximum: number): Uint8Array {
   let at = 8;
   while (at < wasm.length) {

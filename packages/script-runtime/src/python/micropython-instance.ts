@@ -73,13 +73,11 @@ const HOUSEKEEPING_FUEL = 1 << 30;
 
 interface Exports {
   memory: WebAssembly.Memory;
-  __indirect_function_table: WebAssembly.Table;
   fuel?: WebAssembly.Global;
   __wasm_call_ctors(): void;
   emscripten_stack_init(): void;
   emscripten_stack_get_current(): number;
   _emscripten_stack_restore(sp: number): void;
-  setThrew(threw: number, value: number): void;
   malloc(size: number): number;
   free(ptr: number): void;
   mp_js_init(pystack: number, heap: number): void;
@@ -105,10 +103,6 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
   let pending = "";
   const imports = engineImports({
     memory: () => ex().memory,
-    table: () => ex().__indirect_function_table,
-    stackSave: () => ex().emscripten_stack_get_current(),
-    stackRestore: (sp) => ex()._emscripten_stack_restore(sp),
-    setThrew: (threw, value) => ex().setThrew(threw, value),
     nowMs: options.nowMs,
     randomU32: options.randomU32,
     write: (_fd, bytes) => {

@@ -51,6 +51,8 @@ export interface MicroPython {
   global(name: string): PyValue;
   /** Bytes of memory the instance holds. */
   memoryBytes(): number;
+  /** The instance's memory as it is now (a view made again only when the memory has grown). */
+  memory(): Uint8Array;
 }
 
 const KIND_EXCEPTION = -1;
@@ -171,18 +173,16 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
     written = 0;
   };
   /** Reads an answer, freeing what the engine allocated for it. */
-  // Views of the memory, made again only when it has grown (a tick makes none).
-  let viewed: ArrayBuffer | undefined;
+  // Views of the memory, made again only when it has grown: growing detaches the old buffer, which then has no bytes (a cheaper test than reading memory.buffer).
   let view = new DataView(new ArrayBuffer(0));
   let bytes = new Uint8Array(0);
   const views = () => {
-    if (viewed !== e.memory.buffer) {
-      viewed = e.memory.buffer;
-      view = new DataView(viewed);
-      bytes = new Uint8Array(viewed);
+    if (bytes.byteLength === 0) {
+      view = new DataView(e.memory.buffer);
+      bytes = new Uint8Array(view.buffer);
     }
   };
-  /** A short ASCII answer (a small state's repr, every tick) is read without TextDecoder, whose call costs more than the text. */
+  /** A short ASCII answer is read without TextDecoder, whose call costs more than the text. */
   const readText = (start: number, length: number): string => {
     if (length <= 64) {
       let text = "";
@@ -293,5 +293,9 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
       });
     },
     memoryBytes: () => e.memory.buffer.byteLength,
+    memory() {
+      views();
+      return bytes;
+    },
   };
 }

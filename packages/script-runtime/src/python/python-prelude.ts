@@ -5,8 +5,10 @@
  * values:
  *
  * - `None`: the call left `self.state` as committed (or nothing ran);
- * - a str: `repr(self.state)`, changed (the host reads it as JSON data, or
- *   asks `_explain` where it is not);
+ * - an int of 2 or more: `self.state` changed, and this is the address in
+ *   the engine's memory of `repr([self.state])` as NUL-terminated bytes
+ *   (the host reads it there as JSON data, or asks `_explain` where it is
+ *   not);
  * - `"\x00" + reason`: the handler raised (the host rolls the state back);
  * - `1`: a timer is due, nothing ran (quick tick only).
  *
@@ -211,7 +213,7 @@ def _check(root):
 
 _self = None
 _defs = {}
-_dump = "{}"
+_dump = None
 _now = 0
 _on_tick = None
 _timers = []
@@ -263,12 +265,25 @@ def _stack_at(address, limit):
     _stack[1] = bytes(w)
     _stack[2] = _CAPTURE_STACK.to_bytes(4, "little") + bytes(w[4:8]) + bytes(w[4:8])
 
+# The state is written as bytes, not a str: making a str looks it up among
+# the interned names (a scan of every name the prelude and the script
+# define, on every tick), making bytes does not. print writes a list's items
+# as repr does (a str in the box gets its quotes); bytes end with a NUL.
+_BytesIO = io.BytesIO
+_print = print
+_address = uctypes.addressof
+_box = [None]
+
 def _settle():
     global _dump
     w = _stack[0]
     w[0:12] = _stack[2]
     try:
-        s = repr(_self.state)
+        # Written here, not in a function: no Python frame fits while the stack is closed.
+        b = _BytesIO()
+        _box[0] = _self.state
+        _print(_box, file=b, end="")
+        s = b.getvalue()
     except BaseException:
         w[0:12] = _stack[1]
         return "\x00" + _explain()
@@ -276,7 +291,7 @@ def _settle():
     if s == _dump:
         return None
     _dump = s
-    return s
+    return _address(s)
 
 def _explain():
     p = _check(_self.state)
@@ -285,7 +300,8 @@ def _explain():
 def _restore(text):
     global _dump
     _self.state = _loads(text)
-    _dump = repr(_self.state)
+    # The next capture tells the host this state again, which it already holds.
+    _dump = None
 
 def _attach(name, filename, source, state=None):
     global _self, _defs, _dump

@@ -1,5 +1,4 @@
 import type { HandlerFault, ModuleSource, Sandbox, SandboxApi, ScriptEvent, StepOutcome } from "../engine/sandbox.js";
-import { canonicalJson } from "../state/canonical-json.js";
 import { MAX_STATE_DEPTH } from "../state/binary-state.js";
 import { readPythonState } from "./python-literal.js";
 import { EngineTrap } from "./engine-traps.js";
@@ -41,6 +40,9 @@ const HOUSEKEEPING_FUEL = 1 << 30;
 
 /** A call's answer, read: the state did not change, a new state, a fault (already rolled back in Python), or a timer is due. */
 type Answer = { kind: "unchanged" } | { kind: "state"; json: string } | { kind: "fault"; reason: string; handler?: string } | { kind: "timers due" };
+const UNCHANGED: Answer = { kind: "unchanged" };
+/** A step's faults when there are none (shared: never written). */
+const NO_FAULTS: HandlerFault[] = [];
 
 /** The handler calls of the prelude, by their global names. */
 const CALLS = ["_attach", "_on_load", "_has_tick", "_quick", "_tick", "_set_now", "_next_due", "_fire_next", "_event", "_provide", "_restore", "_explain"] as const;
@@ -126,8 +128,18 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
 
   /** Reads a handler call's answer; a fault, or a state the host refuses, rolls the state back in Python. */
   const read = (value: PyValue): Answer => {
-    if (value === null) return { kind: "unchanged" };
+    if (value === null) return UNCHANGED;
     if (value === TIMERS_DUE) return { kind: "timers due" };
+    if (typeof value === "number") {
+      // The address of the changed state's bytes in the engine's memory.
+      const json = readPythonState(mp!.memory(), value, MAX_STATE_DEPTH);
+      if (json === undefined) {
+        const why = housekeeping((instance, refs) => instance.call(refs._explain, []));
+        return rolledBack(typeof why === "string" ? why : "self.state is not JSON data");
+      }
+      if (json.length > options.maxStateBytes) return rolledBack(`self.state is larger than max_state_bytes (${options.maxStateBytes})`);
+      return { kind: "state", json };
+    }
     if (typeof value !== "string") throw new Fault("the script's answer was not understood");
     if (value.startsWith("\x00\x02")) {
       // A fault after an await names the handler that awaited: "\x00\x02on_tick (after await)\x02reason".
@@ -135,14 +147,7 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
       return rolledBack(value.slice(end + 1), value.slice(2, end));
     }
     if (value.startsWith("\x00")) return rolledBack(value.slice(1));
-    const state = readPythonState(value, MAX_STATE_DEPTH);
-    if (state === undefined) {
-      const why = housekeeping((instance, refs) => instance.call(refs._explain, []));
-      return rolledBack(typeof why === "string" ? why : "self.state is not JSON data");
-    }
-    const json = canonicalJson(state);
-    if (json.length > options.maxStateBytes) return rolledBack(`self.state is larger than max_state_bytes (${options.maxStateBytes})`);
-    return { kind: "state", json };
+    throw new Fault("the script's answer was not understood");
   };
   const rolledBack = (reason: string, handler?: string): Answer => {
     housekeeping((instance, refs) => instance.call(refs._restore, [committed]));
@@ -162,6 +167,38 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
   const live = () => {
     if (!mp || !calls) ({ mp, calls } = start());
     return { mp, calls };
+  };
+
+  // A step's progress, kept here so that a tick makes no closure (with a thousand scripts, per-call allocations show).
+  let spent = 0;
+  let stopped = false;
+  let budget = 0;
+  let faults = NO_FAULTS;
+  const tickArgs: [number, number] = [0, 0];
+  const fault = (handler: string, reason: string) => {
+    if (faults === NO_FAULTS) faults = [];
+    faults.push({ handler, reason });
+  };
+  /** Runs one handler call of the prelude within what is left of the step's budget (`stopped` when the script stops for this tick). */
+  const attempt = (handler: string, call: keyof Calls, args: readonly (number | string)[]): Answer | undefined => {
+    if (!mp || !calls) ({ mp, calls } = start());
+    const instance = mp;
+    const left = budget - spent;
+    instance.fuel = left;
+    try {
+      const answer = read(instance.call(calls[call], args));
+      spent += left - Math.max(0, instance.fuel);
+      if (answer.kind === "fault") fault(answer.handler ?? handler, answer.reason);
+      else commit(answer);
+      if (spent >= budget) stopped = true;
+      return answer;
+    } catch (error) {
+      spent = error instanceof EngineTrap && error.reason === "out of fuel" ? budget : spent + left - Math.max(0, instance.fuel);
+      fault(handler, error instanceof EngineTrap ? describeTrap(error, budget) : error instanceof Fault ? error.message : `engine failure: ${error instanceof Error ? error.message : String(error)}`);
+      stopped = true;
+      recover();
+      return undefined;
+    }
   };
   const commit = (answer: Answer) => {
     if (answer.kind === "state") committed = answer.json;
@@ -225,37 +262,17 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
       // A reload adopts the committed state as canonical JSON, which is JSON the prelude reads as well.
       return loadInto(stateJson, stateJson !== undefined);
     },
-    step(simNow, dt, events, budget) {
-      const faults: HandlerFault[] = [];
-      if (isBroken) return { fuelUsed: 0, faults };
-      let spent = 0;
-      let stopped = false;
-      /** Runs one handler call within what is left of the budget; false when the script stops for this tick. */
-      const attempt = (handler: string, call: (instance: MicroPython, refs: Calls) => PyValue): Answer | undefined => {
-        const { mp: instance, calls: refs } = live();
-        const left = budget - spent;
-        instance.fuel = left;
-        try {
-          const answer = read(call(instance, refs));
-          spent += left - Math.max(0, instance.fuel);
-          if (answer.kind === "fault") faults.push({ handler: answer.handler ?? handler, reason: answer.reason });
-          else commit(answer);
-          if (spent >= budget) stopped = true;
-          return answer;
-        } catch (error) {
-          spent = error instanceof EngineTrap && error.reason === "out of fuel" ? budget : spent + left - Math.max(0, instance.fuel);
-          faults.push({
-            handler,
-            reason: error instanceof EngineTrap ? describeTrap(error, budget) : error instanceof Fault ? error.message : `engine failure: ${error instanceof Error ? error.message : String(error)}`,
-          });
-          stopped = true;
-          recover();
-          return undefined;
-        }
-      };
+    step(simNow, dt, events, tickBudget) {
+      if (isBroken) return { fuelUsed: 0, faults: NO_FAULTS };
+      spent = 0;
+      stopped = false;
+      budget = tickBudget;
+      faults = NO_FAULTS;
       now = simNow;
+      tickArgs[0] = simNow;
+      tickArgs[1] = dt;
       if (events.length === 0) {
-        const answer = attempt("on_tick", (instance, refs) => instance.call(refs._quick, [simNow, dt]));
+        const answer = attempt("on_tick", "_quick", tickArgs);
         if (answer?.kind !== "timers due") return { fuelUsed: Math.min(budget, spent), faults };
       }
       const nextDue = (): number => {
@@ -265,16 +282,16 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
       let due = nextDue();
       while (!stopped && !isBroken && due !== -1 && due <= simNow) {
         now = due;
-        attempt("timer", (instance, refs) => instance.call(refs._fire_next, [simNow]));
+        attempt("timer", "_fire_next", [simNow]);
         now = simNow;
         if (!stopped && !isBroken) due = nextDue();
       }
       for (const event of events) {
         if (stopped || isBroken) break;
-        attempt(`event ${event.name}`, (instance, refs) => instance.call(refs._event, [simNow, event.name, event.dataJson]));
+        attempt(`event ${event.name}`, "_event", [simNow, event.name, event.dataJson]);
       }
       if (!stopped && !isBroken) {
-        if (hasTick) attempt("on_tick", (instance, refs) => instance.call(refs._tick, [simNow, dt]));
+        if (hasTick) attempt("on_tick", "_tick", tickArgs);
         else housekeeping((instance, refs) => instance.call(refs._set_now, [simNow]));
       }
       return { fuelUsed: Math.min(budget, spent), faults };

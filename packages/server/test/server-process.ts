@@ -24,6 +24,8 @@ export interface ServerExit {
 
 export interface ServerProcess {
   url: string;
+  /** The launcher's process id (the server runs in a child of it): benches read the CPU of both. */
+  pid: number;
   /** Every line it printed on stdout so far. */
   lines: string[];
   /** Resolves once the process has exited. */
@@ -73,6 +75,7 @@ export async function startServerProcess(args: string[], env: Record<string, str
   await new Promise((resolve) => setTimeout(resolve, 50));
   return {
     url,
+    pid: child.pid!,
     lines,
     exited,
     stop() {

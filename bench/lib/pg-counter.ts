@@ -88,8 +88,8 @@ export async function pgCounter(target: string): Promise<PgCounter> {
   };
 }
 
-/** A parser of one connection's frontend stream, which may split or join messages anywhere. */
-function frontendReader(counts: PgCounts): (chunk: Buffer) => void {
+/** A parser of one connection's frontend stream (what a client sends), which may split or join messages anywhere; it adds to `counts`. */
+export function frontendReader(counts: PgCounts): (chunk: Buffer) => void {
   let pending: Buffer = Buffer.alloc(0);
   let started = false;
   let parsed = "";

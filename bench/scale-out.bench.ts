@@ -419,11 +419,17 @@ function since(before: Asked, after: Asked, idle: Asked | null): Asked {
   return { pg, redis, seconds };
 }
 
+/** Windows each workload is counted in; the one with the fewest PostgreSQL transactions per call is kept. */
+const COUNT_REPEATS = 3;
+
 /**
  * Per-call counts of each workload, and the idle rate, of one deployment.
- * Each workload's connections are opened just before it and closed after:
- * every open connection's device is read again each 30 s, and a window
- * must not catch those.
+ * Every 30 s each process reads again the device of every open
+ * connection (one transaction each), on a timer of its own: a window that
+ * catches that tick counts them too. So each workload's connections are
+ * opened just before its windows and closed after, and of COUNT_REPEATS
+ * windows the one with the fewest transactions per call is kept (a tick
+ * only adds).
  */
 async function countDeployment(d: Deployment, monitor: RedisMonitor): Promise<{ idle: Asked; perCall: Map<string, { asked: Asked; calls: number }> }> {
   await quiet(d);
@@ -431,19 +437,23 @@ async function countDeployment(d: Deployment, monitor: RedisMonitor): Promise<{ 
   await new Promise((resolve) => setTimeout(resolve, 5000));
   const idle = since(idleStart, snapshot(d, monitor), null);
   const perCall = new Map<string, { asked: Asked; calls: number }>();
-  const count = async (name: string, calls: number, connects: ((d: Deployment) => Promise<Partial<Live>>)[], work: (live: Live) => Promise<unknown>) => {
+  const count = async (name: string, calls: number, connects: ((d: Deployment) => Promise<Partial<Live>>)[], work: (live: Live, tag: string) => Promise<unknown>) => {
     const live = await goLive(d, ...connects);
     await quiet(d);
-    const before = snapshot(d, monitor);
-    await work(live);
-    await quiet(d);
-    perCall.set(name, { asked: since(before, snapshot(d, monitor), idle), calls });
+    for (let repeat = 0; repeat < COUNT_REPEATS; repeat++) {
+      const before = snapshot(d, monitor);
+      await work(live, `c${repeat}`);
+      await quiet(d);
+      const asked = since(before, snapshot(d, monitor), idle);
+      const kept = perCall.get(name);
+      if (!kept || asked.pg.transactions < kept.asked.pg.transactions) perCall.set(name, { asked, calls });
+    }
     await closeLive(live);
   };
-  await count(`group message (${MEMBERS} members)`, 50, [connectMembers], (live) => groupFanOut(d, live, 50, "cg"));
-  await count("GetMe", 100, [], () => getMes(d, 100));
-  await count("DM send + delivery", DM_PAIRS, [connectPairs], (live) => dms(live, DM_PAIRS, "cd"));
-  await count("presence change", 10, [connectFriends], (live) => presenceChanges(d, live, 5));
+  await count(`group message (${MEMBERS} members)`, 20, [connectMembers], (live, tag) => groupFanOut(d, live, 20, `${tag}g`));
+  await count("GetMe", 40, [], () => getMes(d, 40));
+  await count("DM send + delivery", 10, [connectPairs], (live, tag) => dms(live, 10, `${tag}d`));
+  await count("presence change", 4, [connectFriends], (live) => presenceChanges(d, live, 2));
   return { idle, perCall };
 }
 
@@ -522,8 +532,8 @@ try {
     }
   }
 
-  console.log("\n### What a call asks of PostgreSQL and Redis (counted: a proxy in front of PostgreSQL, Redis MONITOR; the idle rate taken off)\n");
-  console.log("Transactions are BEGINs; statements exclude BEGIN, COMMIT and ROLLBACK; a rollback is a transaction refused or run again. Redis commands are those clients sent (a script call counts once), then those the scripts ran. Each workload's connections were opened just before its window: an open connection also costs one transaction every 30 s (its device read again, docs/shared-state.md), not in these rows.\n");
+  console.log(`\n### What a call asks of PostgreSQL and Redis (counted: a proxy in front of PostgreSQL, Redis MONITOR; the idle Redis rate taken off; of ${COUNT_REPEATS} windows per call, the one with the fewest transactions)\n`);
+  console.log("Transactions are BEGINs; statements exclude BEGIN, COMMIT and ROLLBACK; a rollback is a transaction refused or run again. Redis commands are those clients sent (a script call counts once), then those the scripts ran. An open connection also costs one transaction every 30 s (its device read again, docs/shared-state.md), kept out of these rows.\n");
   console.log("| call | deployment | PG transactions | PG statements | PG rollbacks | PG round trips | Redis commands | in scripts | of which PUBLISH |");
   console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
   const f = (n: number) => (Math.abs(n) < 0.05 ? "0" : n.toFixed(1));

@@ -28,18 +28,21 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool): SqlDatabas
       const queue = createQueue();
       let broken: Error | undefined;
       try {
+        /** Every result of a query: several statements in one simple query answer one result each. */
+        const results = (text: string, params?: readonly unknown[]) => queue(async () => {
+          try {
+            const result = await client.query(text, params?.map(toPgValue)) as pg.QueryResult | pg.QueryResult[];
+            return Array.isArray(result) ? result : [result];
+          } catch (error) {
+            // An error with no SQLSTATE is the connection's, not the statement's: do not reuse it.
+            if (!(error instanceof Error && "code" in error && typeof error.code === "string" && error.code.length === 5)) broken = error as Error;
+            throw error;
+          }
+        });
         return await fn({
-          query: (text, params) => queue(async () => {
-            try {
-              const result = await client.query(text, params?.map(toPgValue)) as pg.QueryResult | pg.QueryResult[];
-              // Several statements in one simple query answer one result each: the last is the one asked for.
-              return Array.isArray(result) ? result.at(-1)?.rows ?? [] : result.rows;
-            } catch (error) {
-              // An error with no SQLSTATE is the connection's, not the statement's: do not reuse it.
-              if (!(error instanceof Error && "code" in error && typeof error.code === "string" && error.code.length === 5)) broken = error as Error;
-              throw error;
-            }
-          }),
+          // The last result is the one asked for.
+          query: async (text, params) => (await results(text, params)).at(-1)?.rows ?? [],
+          batch: async (texts) => (await results(texts.join(";\n"))).map((result) => result.rows),
         });
       } finally {
         client.release(broken);

@@ -25,6 +25,7 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
           if (params === undefined) return ((await db.exec(text)).at(-1)?.rows ?? []) as never[];
           return (await db.query<never>(text, [...params])).rows;
         }),
+        batch: (texts) => queue(async () => (await db.exec(texts.join(";\n"))).map((result) => result.rows as never[])),
       });
     }),
     close: () => turns(() => db.close()),

@@ -11,6 +11,12 @@ export interface SqlSession {
    * hold several statements: the rows are then the last one's.
    */
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+  /**
+   * Runs statements without parameters as one simple query (one round trip)
+   * and answers each one's rows, in order. The first that fails fails the
+   * whole, and the ones after it do not run.
+   */
+  batch<Row = Record<string, unknown>>(texts: readonly string[]): Promise<Row[][]>;
 }
 
 /** A database: sessions on connections of their own. */

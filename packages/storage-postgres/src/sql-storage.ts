@@ -15,10 +15,10 @@ import { encodeKey } from "./key-encoding.js";
 import { countSql, selectSql } from "./query-sql.js";
 import { backoffMs, DEFAULT_MAX_ATTEMPTS, isRetryable } from "./retry-policy.js";
 import { decodeRow, encodeRow } from "./row-codec.js";
-import { inlineParams } from "./sql-literal.js";
 import { restoreSnapshot, takeSnapshot } from "./sql-snapshot.js";
 import { countsTable, ensureTables, managedTables, recountTable } from "./schema-migrations.js";
 import { createQueue, type SqlDatabase, type SqlSession } from "./sql-database.js";
+import { createPipeline, ReadsAfterCommit, type Pipeline } from "./tx-pipeline.js";
 import { encodedKeyOf, ident, type IndexLayout, type TableLayout } from "./table-layout.js";
 
 /** Options of the storage on an SQL database. */
@@ -91,11 +91,18 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
   let retries = 0;
 
   async function transact<T>(fn: (tx: Tx) => Promise<T>, options: TransactOptions = {}): Promise<T> {
+    // A read-only transaction first tries to read once and commit in the same round trip; one that reads again runs in full.
+    let readOnce = options.readOnly === true;
     for (let attempt = 1, tablesMade = 0; ;) {
-      const run = () => database.session((session) => runOnce(session, fn, layoutOf, options.readOnly === true, sizes));
+      const mode: TxMode = { readOnly: options.readOnly === true, readOnce };
+      const run = () => database.session((session) => runOnce(session, fn, layoutOf, mode, sizes));
       const outcome = attempt > OWN_TURNS ? await retryLane(run) : await run();
       if (outcome.kind === "done") return outcome.value;
       if (outcome.kind === "failed") throw outcome.error;
+      if (outcome.kind === "reads-after-commit") {
+        readOnce = false;
+        continue;
+      }
       if (outcome.kind === "unknown-table") {
         // Not a conflict: no attempt spent. Bounded all the same, against a definition that never settles.
         if (++tablesMade > 100) throw new Error(`table ${outcome.table.name} could not be set up`);
@@ -148,11 +155,18 @@ const OWN_TURNS = 2;
 const BEGIN = "BEGIN ISOLATION LEVEL SERIALIZABLE";
 const BEGIN_READ_ONLY = "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY";
 
+/** How a run goes: read-only or not, and (read-only) whether it commits with its first reads. */
+interface TxMode {
+  readOnly: boolean;
+  readOnce: boolean;
+}
+
 type Outcome<T> =
   | { kind: "done"; value: T }
   | { kind: "failed"; error: unknown }
   | { kind: "conflict"; error: unknown }
-  | { kind: "unknown-table"; table: TableDef<unknown> };
+  | { kind: "unknown-table"; table: TableDef<unknown> }
+  | { kind: "reads-after-commit" };
 
 /** Thrown inside a transaction that uses a table not set up yet: it is rolled back, the table made, and run again. */
 class UnknownTable extends Error {
@@ -162,29 +176,25 @@ class UnknownTable extends Error {
   }
 }
 
-async function runOnce<T>(session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, readOnly: boolean, sizes: BucketSizes): Promise<Outcome<T>> {
-  const tx = createTx(session, layoutOf, readOnly, sizes);
+async function runOnce<T>(session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, mode: TxMode, sizes: BucketSizes): Promise<Outcome<T>> {
+  const pipeline = createPipeline(session, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce });
+  const tx = createTx(pipeline, layoutOf, mode.readOnly, sizes);
   let value: T;
   try {
     value = await fn(tx.api);
   } catch (error) {
     tx.close();
-    if (tx.begun) await rollback(session);
-    return failure(tx.failure ?? error, error);
+    await pipeline.rollback();
+    return failure(pipeline.failure ?? error, error);
   }
   tx.close();
   // The function may have caught a failed statement and gone on: the
   // transaction is aborted all the same, and COMMIT would roll it back quietly.
-  if (tx.failure !== undefined) {
-    await rollback(session);
-    return failure(tx.failure, tx.failure);
-  }
-  // A function that ran no statement opened no database transaction.
-  if (!tx.begun) return { kind: "done", value };
+  // (A function that ran no statement opened no database transaction.)
   try {
-    await session.query("COMMIT");
+    await pipeline.commit();
   } catch (error) {
-    await rollback(session);
+    await pipeline.rollback();
     return failure(error, error);
   }
   return { kind: "done", value };
@@ -193,18 +203,14 @@ async function runOnce<T>(session: SqlSession, fn: (tx: Tx) => Promise<T>, layou
 /** What a failed run means: `cause` decides (the first failed statement, if any); `thrown` is what the caller sees. */
 function failure<T>(cause: unknown, thrown: unknown): Outcome<T> {
   if (cause instanceof UnknownTable) return { kind: "unknown-table", table: cause.table };
+  if (cause instanceof ReadsAfterCommit) return { kind: "reads-after-commit" };
   if (isRetryable(cause)) return { kind: "conflict", error: cause };
   return { kind: "failed", error: thrown };
 }
 
-async function rollback(session: SqlSession): Promise<void> {
-  // After a failed COMMIT there is no transaction left, and a broken connection cannot answer: neither matters here.
-  await session.query("ROLLBACK").catch(() => undefined);
-}
-
-/** A transaction on `session`: the port's Tx, and the first failure of a statement (after which the database refuses the rest). */
-function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, readOnly: boolean, sizes: BucketSizes) {
-  const state = { open: true, begun: false, failure: undefined as unknown };
+/** A transaction on `pipeline`: the port's Tx. */
+function createTx(pipeline: Pipeline, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, readOnly: boolean, sizes: BucketSizes) {
+  const state = { open: true };
 
   function live(): void {
     if (!state.open) throw new Error("transaction already finished: use the tx only inside its transact callback");
@@ -215,7 +221,7 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
     const found = layoutOf(def);
     if (found) return found;
     const error = new UnknownTable(def);
-    state.failure ??= error;
+    pipeline.fail(error);
     throw error;
   }
 
@@ -232,19 +238,9 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
     return found;
   }
 
-  async function run<Row>(text: string, params: readonly unknown[]): Promise<Row[]> {
-    try {
-      if (state.begun) return await session.query<Row>(text, params);
-      // The first statement travels with BEGIN, as one simple query: one round trip less per transaction.
-      state.begun = true;
-      return await session.query<Row>(`${readOnly ? BEGIN_READ_ONLY : BEGIN}; ${inlineParams(text, params)}`);
-    } catch (error) {
-      state.failure ??= error;
-      throw error;
-    }
-  }
+  const run = <Row>(text: string, params: readonly unknown[]) => pipeline.run<Row>(text, params);
 
-  /** Splits and merges the buckets a write reported (rare: once per bucketRows writes into one bucket at most). */
+/** Splits and merges the buckets a write reported (rare: once per bucketRows writes into one bucket at most). */
   async function resize(table: TableLayout, reported: Reported | undefined): Promise<void> {
     if (reported === undefined) return;
     for (const [j, index] of table.counted.entries()) {
@@ -281,7 +277,10 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
       if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
       const keys = table.indexes.map((index) => encodedKeyOf(def.name, index, row));
       const data = encodeRow(row);
-      const rows = await run<Reported & { clash: number | null }>(table.put, [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)]);
+      const params = [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)];
+      // Without unique or counted indexes the put answers nothing: it goes with the next statement or COMMIT.
+      if (table.counted.length === 0 && !table.indexes.some((index) => index.unique)) return pipeline.defer(table.put, params);
+      const rows = await run<Reported & { clash: number | null }>(table.put, params);
       const clash = rows[0]?.clash;
       if (clash !== undefined && clash !== null) {
         const index = table.indexes[clash]!;
@@ -314,13 +313,6 @@ function createTx(session: SqlSession, layoutOf: (def: TableDef<unknown>) => Tab
 
   return {
     api,
-    get failure() {
-      return state.failure;
-    },
-    /** Whether a statement went to the database (and with it BEGIN). */
-    get begun() {
-      return state.begun;
-    },
     close() {
       state.open = false;
     },

@@ -38,8 +38,11 @@ async function datastoreCall<T>(ctx: HandlerContext, fn: (tx: Tx, caller: GameCa
   const caller = gameCaller(ctx);
   const elsewhere = await usageElsewhere(ctx.deps.storage, ctx.deps.clock.now(), caller);
   return ctx.deps.storage.transact(async (tx) => {
+    // Both start at once, so that a database reads their rows in one round trip; the membership's refusal comes first.
+    const admitted = admitCall(tx, ctx.deps, caller, elsewhere);
+    admitted.catch(() => undefined);
     await requireLiveMember(tx, ctx.deps, caller);
-    const usage = await admitCall(tx, ctx.deps, caller, elsewhere);
+    const usage = await admitted;
     const answer = await fn(tx, caller, usage);
     await saveUsage(tx, usage);
     return answer;

@@ -77,7 +77,8 @@ export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller, el
   const windowStart = budgetWindowStart(now);
   const shard = shardOf(caller.userId, USAGE_SHARDS);
   const id = tables.datastoreUsageShardId(caller.experienceId, shard);
-  const stored = await tx.get(tables.datastoreUsageShards, id);
+  const seenId = `${caller.experienceId}:${caller.userId}`;
+  const [stored, seen] = await Promise.all([tx.get(tables.datastoreUsageShards, id), tx.get(tables.datastorePlayers, seenId)]);
   const row: DatastoreUsageShardRow = stored
     ? withChanges(stored, stored.windowStart === windowStart ? {} : { windowStart, requests: 0 })
     : { id, experienceId: caller.experienceId, shard, windowStart, requests: 0, storedBytes: 0, playersSeen: 0 };
@@ -92,8 +93,7 @@ export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller, el
     }
   }
   row.requests += 1;
-  const seenId = `${caller.experienceId}:${caller.userId}`;
-  if (!(await tx.get(tables.datastorePlayers, seenId))) {
+  if (!seen) {
     await tx.put(tables.datastorePlayers, { id: seenId, experienceId: caller.experienceId, userId: caller.userId, firstSeenAt: now });
     row.playersSeen += 1;
   }

@@ -141,7 +141,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async getMe(_req, ctx) {
     const { deps } = ctx;
-    const user = await deps.storage.transact((tx) => requireUser(tx, ctx.user().userId));
+    const user = await deps.storage.transact((tx) => requireUser(tx, ctx.user().userId), { readOnly: true });
     return toMe(user, deps.clock.now());
   },
 

@@ -29,14 +29,14 @@ export const END_OF_PREFIX = 0x03;
 
 /** The bytes of an index key (or of its first elements: the encoding of a prefix is a prefix of the encoding). */
 export function encodeKey(key: IndexKey): Uint8Array {
-  const out = new ByteWriter();
+  const out = scratch.reset();
   for (const element of key) writeElement(out, element);
   return out.bytes();
 }
 
 /** `encodeKey(prefix)` followed by END_OF_PREFIX: the exclusive upper bound of the keys that start with `prefix`. */
 export function encodePrefixEnd(prefix: IndexKey): Uint8Array {
-  const out = new ByteWriter();
+  const out = scratch.reset();
   for (const element of prefix) writeElement(out, element);
   out.byte(END_OF_PREFIX);
   return out.bytes();
@@ -98,11 +98,21 @@ function writeElement(out: ByteWriter, element: string | number): void {
   out.byte(STRING_END);
 }
 
-/** A growable byte buffer. */
+/**
+ * A growable byte buffer. One serves every encoding (`scratch`): encoding is
+ * synchronous, and each key then costs one small copy instead of a new
+ * buffer and view (array buffers cost the garbage collector far more than
+ * their size: a transaction encodes a few keys per statement).
+ */
 class ByteWriter {
-  private buffer = new Uint8Array(32);
+  private buffer = new Uint8Array(256);
   private view = new DataView(this.buffer.buffer);
   private length = 0;
+
+  reset(): this {
+    this.length = 0;
+    return this;
+  }
 
   byte(value: number): void {
     this.reserve(1);
@@ -135,3 +145,5 @@ class ByteWriter {
     this.view = new DataView(grown.buffer);
   }
 }
+
+const scratch = new ByteWriter();

@@ -3,7 +3,7 @@
  * one pooled client per session.
  */
 import pg from "pg";
-import { createQueue, type SqlDatabase } from "./sql-database.js";
+import type { SqlDatabase, SqlSession } from "./sql-database.js";
 
 /**
  * A database on a node-postgres pool. The pool is the caller's when one is
@@ -24,32 +24,55 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool): SqlDatabas
   return {
     kind: "postgres",
     async session(fn) {
-      const client = await pool.connect();
-      const queue = createQueue();
-      let broken: Error | undefined;
+      const session = new PgSession(await pool.connect());
       try {
-        /** Every result of a query: several statements in one simple query answer one result each. */
-        const results = (text: string, params?: readonly unknown[]) => queue(async () => {
-          try {
-            const result = await client.query(text, params?.map(toPgValue)) as pg.QueryResult | pg.QueryResult[];
-            return Array.isArray(result) ? result : [result];
-          } catch (error) {
-            // An error with no SQLSTATE is the connection's, not the statement's: do not reuse it.
-            if (!(error instanceof Error && "code" in error && typeof error.code === "string" && error.code.length === 5)) broken = error as Error;
-            throw error;
-          }
-        });
-        return await fn({
-          // The last result is the one asked for.
-          query: async (text, params) => (await results(text, params)).at(-1)?.rows ?? [],
-          batch: async (texts) => (await results(texts.join(";\n"))).map((result) => result.rows),
-        });
+        return await fn(session);
       } finally {
-        client.release(broken);
+        session.client.release(session.broken);
       }
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * A session on one pooled client (a class: every transaction makes one). Its
+ * queries run one after the other in call order, since node-postgres
+ * deprecates concurrent queries on one client.
+ */
+class PgSession implements SqlSession {
+  /** The connection's own error, if one came: the client is then not reused. */
+  broken: Error | undefined = undefined;
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly client: pg.PoolClient) {}
+
+  async query<Row>(text: string, params?: readonly unknown[]): Promise<Row[]> {
+    // The last result is the one asked for.
+    return ((await this.results(text, params)).at(-1)?.rows ?? []) as Row[];
+  }
+
+  async batch<Row>(texts: readonly string[]): Promise<Row[][]> {
+    return (await this.results(texts.join(";\n"))).map((result) => result.rows as Row[]);
+  }
+
+  /** Every result of a query: several statements in one simple query answer one result each. */
+  private results(text: string, params?: readonly unknown[]): Promise<pg.QueryResult[]> {
+    const result = this.tail.then(() => this.send(text, params));
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  private async send(text: string, params?: readonly unknown[]): Promise<pg.QueryResult[]> {
+    try {
+      const result = await this.client.query(text, params?.map(toPgValue)) as pg.QueryResult | pg.QueryResult[];
+      return Array.isArray(result) ? result : [result];
+    } catch (error) {
+      // An error with no SQLSTATE is the connection's, not the statement's: do not reuse it.
+      if (!(error instanceof Error && "code" in error && typeof error.code === "string" && error.code.length === 5)) this.broken = error as Error;
+      throw error;
+    }
+  }
 }
 
 /** node-postgres sends a Buffer as bytea; a plain Uint8Array becomes one without a copy. */

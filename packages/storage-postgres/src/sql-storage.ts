@@ -18,7 +18,7 @@ import { decodeRow, encodeRow } from "./row-codec.js";
 import { restoreSnapshot, takeSnapshot } from "./sql-snapshot.js";
 import { countsTable, ensureTables, managedTables, recountTable } from "./schema-migrations.js";
 import { createQueue, type SqlDatabase, type SqlSession } from "./sql-database.js";
-import { createPipeline, ReadsAfterCommit, type Pipeline } from "./tx-pipeline.js";
+import { Pipeline, ReadsAfterCommit } from "./tx-pipeline.js";
 import { encodedKeyOf, ident, type IndexLayout, type TableLayout } from "./table-layout.js";
 
 /** Options of the storage on an SQL database. */
@@ -177,17 +177,17 @@ class UnknownTable extends Error {
 }
 
 async function runOnce<T>(session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, mode: TxMode, sizes: BucketSizes): Promise<Outcome<T>> {
-  const pipeline = createPipeline(session, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce });
-  const tx = createTx(pipeline, layoutOf, mode.readOnly, sizes);
+  const pipeline = new Pipeline(session, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce });
+  const tx = new SqlTx(pipeline, layoutOf, mode.readOnly, sizes);
   let value: T;
   try {
-    value = await fn(tx.api);
+    value = await fn(tx);
   } catch (error) {
-    tx.close();
+    tx.open = false;
     await pipeline.rollback();
     return failure(pipeline.failure ?? error, error);
   }
-  tx.close();
+  tx.open = false;
   // The function may have caught a failed statement and gone on: the
   // transaction is aborted all the same, and COMMIT would roll it back quietly.
   // (A function that ran no statement opened no database transaction.)
@@ -208,115 +208,115 @@ function failure<T>(cause: unknown, thrown: unknown): Outcome<T> {
   return { kind: "failed", error: thrown };
 }
 
-/** A transaction on `pipeline`: the port's Tx. */
-function createTx(pipeline: Pipeline, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, readOnly: boolean, sizes: BucketSizes) {
-  const state = { open: true };
+/**
+ * A transaction on `pipeline`: the port's Tx. A class, so that each
+ * transaction makes one object rather than a dozen functions.
+ */
+class SqlTx implements Tx {
+  open = true;
 
-  function live(): void {
-    if (!state.open) throw new Error("transaction already finished: use the tx only inside its transact callback");
+  constructor(
+    private readonly pipeline: Pipeline,
+    private readonly layoutOf: (def: TableDef<unknown>) => TableLayout | undefined,
+    private readonly readOnly: boolean,
+    private readonly sizes: BucketSizes,
+  ) {}
+
+  async get<R>(def: TableDef<R>, id: string) {
+    const table = this.layout(def as TableDef<unknown>);
+    const rows = await this.pipeline.run<{ data: string }>(`SELECT data FROM ${table.sql} WHERE id = $1::bytea`, [primaryKeyBytes(table, id)]);
+    return rows.length === 0 ? undefined : decodeRow<R>(rows[0]!.data);
   }
 
-  function layout(def: TableDef<unknown>): TableLayout {
-    live();
-    const found = layoutOf(def);
+  async getMany<R>(def: TableDef<R>, ids: readonly string[]) {
+    const table = this.layout(def as TableDef<unknown>);
+    if (ids.length === 0) return [];
+    const hexIds = ids.map((id) => hex(primaryKeyBytes(table, id)));
+    // One statement for all ids: the ids go as one text of hex keys, which any driver binds alike.
+    const rows = await this.pipeline.run<{ h: string; data: string }>(
+      `SELECT encode(id, 'hex') AS h, data FROM ${table.sql} WHERE id IN (SELECT decode(x, 'hex') FROM unnest(string_to_array($1::text, ',')) AS x)`,
+      [hexIds.join(",")],
+    );
+    const found = new Map(rows.map((row) => [row.h, row.data]));
+    return hexIds.map((h) => {
+      const data = found.get(h);
+      return data === undefined ? undefined : decodeRow<R>(data);
+    });
+  }
+
+  async put<R>(def: TableDef<R>, row: R) {
+    const table = this.writable(def as TableDef<unknown>, "put into");
+    const id = def.primaryKey(row);
+    if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
+    const keys = table.indexes.map((index) => encodedKeyOf(def.name, index, row));
+    const data = encodeRow(row);
+    const params = [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)];
+    // Without unique or counted indexes the put answers nothing: it goes with the next statement or COMMIT.
+    if (table.counted.length === 0 && !table.indexes.some((index) => index.unique)) return this.pipeline.defer(table.put, params);
+    const rows = await this.pipeline.run<Reported & { clash: number | null }>(table.put, params);
+    const clash = rows[0]?.clash;
+    if (clash !== undefined && clash !== null) {
+      const index = table.indexes[clash]!;
+      throw new UniqueViolation(def.name, index.name, keys[clash]!.key);
+    }
+    await this.resize(table, rows[0]);
+  }
+
+  async delete<R>(def: TableDef<R>, id: string) {
+    const table = this.writable(def as TableDef<unknown>, "delete from");
+    const rows = await this.pipeline.run<Reported & { found: number }>(table.delete, [primaryKeyBytes(table, id)]);
+    await this.resize(table, rows[0]);
+    // Without counted indexes the statement answers a row per deleted row; with them, one row counting them.
+    return table.counted.length === 0 ? rows.length > 0 : rows[0]!.found > 0;
+  }
+
+  async query<R>(def: TableDef<R>, index: string, query: Query = {}) {
+    const table = this.layout(def as TableDef<unknown>);
+    const statement = selectSql(table, indexOf(table, index), query, this.sizes);
+    if (statement === null) return [];
+    const rows = await this.pipeline.run<{ data: string }>(statement.text, statement.params);
+    return rows.map((row) => decodeRow<R>(row.data));
+  }
+
+  async count<R>(def: TableDef<R>, index: string, query: CountQuery = {}) {
+    const table = this.layout(def as TableDef<unknown>);
+    const statement = countSql(table, indexOf(table, index), query, this.sizes);
+    if (statement === null) return 0;
+    const rows = await this.pipeline.run<{ n: number }>(statement.text, statement.params);
+    return Math.min(rows[0]!.n, statement.cap ?? Infinity);
+  }
+
+  private layout(def: TableDef<unknown>): TableLayout {
+    if (!this.open) throw new Error("transaction already finished: use the tx only inside its transact callback");
+    const found = this.layoutOf(def);
     if (found) return found;
     const error = new UnknownTable(def);
-    pipeline.fail(error);
+    this.pipeline.fail(error);
     throw error;
   }
 
   /** The table of a write: refused in a read-only transaction before anything reaches the database. */
-  function writable(def: TableDef<unknown>, verb: string): TableLayout {
-    const table = layout(def);
-    if (readOnly) throw new TypeError(`cannot ${verb} ${def.name} in a read-only transaction`);
+  private writable(def: TableDef<unknown>, verb: string): TableLayout {
+    const table = this.layout(def);
+    if (this.readOnly) throw new TypeError(`cannot ${verb} ${def.name} in a read-only transaction`);
     return table;
   }
 
-  function indexOf(table: TableLayout, index: string): IndexLayout {
-    const found = table.byName.get(index);
-    if (!found) throw new Error(`no index ${table.def.name}.${index}`);
-    return found;
-  }
-
-  const run = <Row>(text: string, params: readonly unknown[]) => pipeline.run<Row>(text, params);
-
-/** Splits and merges the buckets a write reported (rare: once per bucketRows writes into one bucket at most). */
-  async function resize(table: TableLayout, reported: Reported | undefined): Promise<void> {
+  /** Splits and merges the buckets a write reported (rare: once per bucketRows writes into one bucket at most). */
+  private async resize(table: TableLayout, reported: Reported | undefined): Promise<void> {
     if (reported === undefined) return;
     for (const [j, index] of table.counted.entries()) {
       const split = reported[`split${j}`], merge = reported[`merge${j}`];
-      if (typeof split === "string") await run(splitSql(index, sizes), bucketBounds(split));
-      if (typeof merge === "string") await run(mergeSql(index, sizes), bucketBounds(merge));
+      if (typeof split === "string") await this.pipeline.run(splitSql(index, this.sizes), bucketBounds(split));
+      if (typeof merge === "string") await this.pipeline.run(mergeSql(index, this.sizes), bucketBounds(merge));
     }
   }
+}
 
-  const api: Tx = {
-    async get<R>(def: TableDef<R>, id: string) {
-      const table = layout(def as TableDef<unknown>);
-      const rows = await run<{ data: string }>(`SELECT data FROM ${table.sql} WHERE id = $1::bytea`, [primaryKeyBytes(table, id)]);
-      return rows.length === 0 ? undefined : decodeRow<R>(rows[0]!.data);
-    },
-    async getMany<R>(def: TableDef<R>, ids: readonly string[]) {
-      const table = layout(def as TableDef<unknown>);
-      if (ids.length === 0) return [];
-      const hexIds = ids.map((id) => hex(primaryKeyBytes(table, id)));
-      // One statement for all ids: the ids go as one text of hex keys, which any driver binds alike.
-      const rows = await run<{ h: string; data: string }>(
-        `SELECT encode(id, 'hex') AS h, data FROM ${table.sql} WHERE id IN (SELECT decode(x, 'hex') FROM unnest(string_to_array($1::text, ',')) AS x)`,
-        [hexIds.join(",")],
-      );
-      const found = new Map(rows.map((row) => [row.h, row.data]));
-      return hexIds.map((h) => {
-        const data = found.get(h);
-        return data === undefined ? undefined : decodeRow<R>(data);
-      });
-    },
-    async put<R>(def: TableDef<R>, row: R) {
-      const table = writable(def as TableDef<unknown>, "put into");
-      const id = def.primaryKey(row);
-      if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
-      const keys = table.indexes.map((index) => encodedKeyOf(def.name, index, row));
-      const data = encodeRow(row);
-      const params = [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)];
-      // Without unique or counted indexes the put answers nothing: it goes with the next statement or COMMIT.
-      if (table.counted.length === 0 && !table.indexes.some((index) => index.unique)) return pipeline.defer(table.put, params);
-      const rows = await run<Reported & { clash: number | null }>(table.put, params);
-      const clash = rows[0]?.clash;
-      if (clash !== undefined && clash !== null) {
-        const index = table.indexes[clash]!;
-        throw new UniqueViolation(def.name, index.name, keys[clash]!.key);
-      }
-      await resize(table, rows[0]);
-    },
-    async delete<R>(def: TableDef<R>, id: string) {
-      const table = writable(def as TableDef<unknown>, "delete from");
-      const rows = await run<Reported & { found: number }>(table.delete, [primaryKeyBytes(table, id)]);
-      await resize(table, rows[0]);
-      // Without counted indexes the statement answers a row per deleted row; with them, one row counting them.
-      return table.counted.length === 0 ? rows.length > 0 : rows[0]!.found > 0;
-    },
-    async query<R>(def: TableDef<R>, index: string, query: Query = {}) {
-      const table = layout(def as TableDef<unknown>);
-      const statement = selectSql(table, indexOf(table, index), query, sizes);
-      if (statement === null) return [];
-      const rows = await run<{ data: string }>(statement.text, statement.params);
-      return rows.map((row) => decodeRow<R>(row.data));
-    },
-    async count<R>(def: TableDef<R>, index: string, query: CountQuery = {}) {
-      const table = layout(def as TableDef<unknown>);
-      const statement = countSql(table, indexOf(table, index), query, sizes);
-      if (statement === null) return 0;
-      const rows = await run<{ n: number }>(statement.text, statement.params);
-      return Math.min(rows[0]!.n, statement.cap ?? Infinity);
-    },
-  };
-
-  return {
-    api,
-    close() {
-      state.open = false;
-    },
-  };
+function indexOf(table: TableLayout, index: string): IndexLayout {
+  const found = table.byName.get(index);
+  if (!found) throw new Error(`no index ${table.def.name}.${index}`);
+  return found;
 }
 
 /** What a write statement reports of the buckets of its counted indexes: `split<j>` and `merge<j>`, "bk,bid" in hex or null. */

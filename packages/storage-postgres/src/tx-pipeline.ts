@@ -42,115 +42,123 @@ export interface PipelineOptions {
   commitFirst: boolean;
 }
 
-export type Pipeline = ReturnType<typeof createPipeline>;
+/**
+ * A class rather than closures: a transaction makes one, and one object
+ * costs less than a dozen functions made for each transaction.
+ */
+export class Pipeline {
+  private pending: Statement[] = [];
+  private pumping: Promise<void> | null = null;
+  private begun = false;
+  /** A message carrying COMMIT went out: no statement may follow. */
+  private sealed = false;
+  private committed = false;
+  /** The function is done: what waits goes with COMMIT, or is dropped on rollback. */
+  private closed = false;
+  /** The first failure of a message (after which the database refuses the rest), or one met before any SQL. */
+  failure: unknown = undefined;
 
-export function createPipeline(session: SqlSession, options: PipelineOptions) {
-  let pending: Statement[] = [];
-  let pumping: Promise<void> | null = null;
-  // sealed: a message carrying COMMIT went out, so no statement may follow; closed: the function is done.
-  const state = { begun: false, sealed: false, committed: false, closed: false, failure: undefined as unknown };
+  constructor(private readonly session: SqlSession, private readonly options: PipelineOptions) {}
 
-  const fail = (error: unknown) => {
-    state.failure ??= error;
-  };
+  /** Records a failure that decides the run's outcome (a table being set up, met before any SQL). */
+  fail(error: unknown): void {
+    this.failure ??= error;
+  }
+
+  /** Runs `text` in order with the others and answers its rows. */
+  run<Row>(text: string, params: readonly unknown[]): Promise<Row[]> {
+    return new Promise<Row[]>((resolve, reject) => {
+      this.push({ text, params, answer: { resolve: resolve as (rows: never[]) => void, reject } });
+      this.schedule();
+    });
+  }
+
+  /** Queues a write nothing waits for: it goes with the next message, or with COMMIT. */
+  defer(text: string, params: readonly unknown[]): void {
+    this.push({ text, params });
+  }
+
+  /** Sends what is left and COMMIT (nothing when no statement was asked for, or the first message committed). */
+  async commit(): Promise<void> {
+    this.closed = true;
+    await this.settled();
+    if (this.failure !== undefined) throw this.failure;
+    if (this.sealed || (!this.begun && this.pending.length === 0)) return;
+    const batch = this.pending;
+    this.pending = [];
+    await this.send(batch, true);
+  }
+
+  /** Drops what is pending and rolls back what the database began. */
+  async rollback(): Promise<void> {
+    this.closed = true;
+    await this.settled();
+    for (const statement of this.pending) statement.answer?.reject(new Error("the transaction was rolled back"));
+    this.pending = [];
+    // After a failed COMMIT there is no transaction left, and a broken connection cannot answer: neither matters here.
+    if (this.begun && !this.committed) await this.session.query("ROLLBACK").catch(() => undefined);
+  }
+
+  private push(statement: Statement): void {
+    if (this.sealed) {
+      const error = new ReadsAfterCommit();
+      this.fail(error);
+      throw error;
+    }
+    this.pending.push(statement);
+  }
+
+  private waiting(): boolean {
+    return this.pending.some((statement) => statement.answer !== undefined);
+  }
+
+  /** Sends what is pending after this turn (a microtask: statements asked for in the same turn all get in). */
+  private schedule(): void {
+    this.pumping ??= Promise.resolve().then(() => this.pump()).finally(() => {
+      this.pumping = null;
+      if (this.waiting() && !this.closed) this.schedule();
+    });
+  }
+
+  /** Sends what waits, message after message, until nothing waits for an answer. */
+  private async pump(): Promise<void> {
+    while (this.waiting() && !this.closed) {
+      const batch = this.pending;
+      this.pending = [];
+      await this.send(batch, false);
+    }
+  }
+
+  private async settled(): Promise<void> {
+    while (this.pumping !== null) await this.pumping;
+  }
 
   /** Sends `batch` (and COMMIT when asked) as one message; settles its statements; throws only what a COMMIT in it met. */
-  async function send(batch: readonly Statement[], commit: boolean): Promise<void> {
-    const first = !state.begun;
-    const commitToo = commit || (first && options.commitFirst);
-    const texts = batch.map((statement) => statement.text);
+  private async send(batch: readonly Statement[], commit: boolean): Promise<void> {
+    const first = !this.begun;
+    const commitToo = commit || (first && this.options.commitFirst);
     let results: unknown[][];
     try {
-      if (state.failure !== undefined) throw state.failure;
-      state.begun = true;
-      if (commitToo) state.sealed = true;
+      if (this.failure !== undefined) throw this.failure;
+      this.begun = true;
+      if (commitToo) this.sealed = true;
       if (!first && !commitToo && batch.length === 1) {
         // One statement alone: bound parameters, no literals to write.
-        results = [await session.query(batch[0]!.text, batch[0]!.params)];
+        results = [await this.session.query(batch[0]!.text, batch[0]!.params)];
       } else {
-        const inlined = batch.map((statement, i) => (statement.params.length === 0 ? texts[i]! : inlineParams(texts[i]!, statement.params)));
-        const all = [...(first ? [options.begin] : []), ...inlined, ...(commitToo ? ["COMMIT"] : [])];
-        results = (await session.batch(all)).slice(first ? 1 : 0);
+        const texts: string[] = first ? [this.options.begin] : [];
+        for (const statement of batch) texts.push(statement.params.length === 0 ? statement.text : inlineParams(statement.text, statement.params));
+        if (commitToo) texts.push("COMMIT");
+        results = await this.session.batch(texts);
+        if (first) results = results.slice(1);
       }
     } catch (error) {
-      fail(error);
+      this.fail(error);
       for (const statement of batch) statement.answer?.reject(error);
       if (commit) throw error;
       return;
     }
-    if (commitToo) state.committed = true;
-    batch.forEach((statement, i) => statement.answer?.resolve((results[i] ?? []) as never[]));
+    if (commitToo) this.committed = true;
+    for (let i = 0; i < batch.length; i++) batch[i]!.answer?.resolve((results[i] ?? []) as never[]);
   }
-
-  const waiting = () => pending.some((statement) => statement.answer !== undefined);
-
-  /** Sends what waits, message after message, until nothing waits for an answer. */
-  async function pump(): Promise<void> {
-    while (waiting() && !state.closed) {
-      const batch = pending;
-      pending = [];
-      await send(batch, false);
-    }
-  }
-
-  /** Sends what is pending after this turn, once the message in flight (if any) is answered. */
-  function schedule(): void {
-    // A microtask: statements asked for in the same turn all get in.
-    pumping ??= Promise.resolve().then(pump).finally(() => {
-      pumping = null;
-      if (waiting() && !state.closed) schedule();
-    });
-  }
-
-  async function settled(): Promise<void> {
-    while (pumping !== null) await pumping;
-  }
-
-  function push(statement: Statement): void {
-    if (state.sealed) {
-      const error = new ReadsAfterCommit();
-      fail(error);
-      throw error;
-    }
-    pending.push(statement);
-  }
-
-  return {
-    /** Runs `text` in order with the others and answers its rows. */
-    run<Row>(text: string, params: readonly unknown[]): Promise<Row[]> {
-      return new Promise<Row[]>((resolve, reject) => {
-        push({ text, params, answer: { resolve: resolve as (rows: never[]) => void, reject } });
-        schedule();
-      });
-    },
-    /** Queues a write nothing waits for: it goes with the next message, or with COMMIT. */
-    defer(text: string, params: readonly unknown[]): void {
-      push({ text, params });
-    },
-    /** Sends what is left and COMMIT (nothing when no statement was asked for, or the first message committed). */
-    async commit(): Promise<void> {
-      state.closed = true;
-      await settled();
-      if (state.failure !== undefined) throw state.failure;
-      if (state.sealed || (!state.begun && pending.length === 0)) return;
-      const batch = pending;
-      pending = [];
-      await send(batch, true);
-    },
-    /** Drops what is pending and rolls back what the database began. */
-    async rollback(): Promise<void> {
-      state.closed = true;
-      await settled();
-      for (const statement of pending) statement.answer?.reject(new Error("the transaction was rolled back"));
-      pending = [];
-      // After a failed COMMIT there is no transaction left, and a broken connection cannot answer: neither matters here.
-      if (state.begun && !state.committed) await session.query("ROLLBACK").catch(() => undefined);
-    },
-    /** The first failure of a message (after which the database refuses the rest). */
-    get failure(): unknown {
-      return state.failure;
-    },
-    /** Records a failure met before any SQL (a table being set up): it decides the run's outcome. */
-    fail,
-  };
 }

@@ -24,6 +24,8 @@ export interface HttpCase {
   method?: string;
   body?: string;
   headers?: Record<string, string>;
+  /** Requests to pick from at random, one per request (runWrk's `mix`); `headers` and `body` are then the one checked before the load. */
+  mix?: readonly { headers?: Record<string, string>; body?: string }[];
   /** The case this one is a ratio of (same round); none for a baseline. */
   against?: string;
   /** How ratios against this case name it; default its name. */
@@ -72,7 +74,7 @@ const median = (values: number[]) => {
 /** One wrk run of a case, with the server's CPU over the same time. */
 async function load(c: HttpCase, seconds: number, connections: number): Promise<{ result: WrkResult; serverCpuSeconds: number }> {
   const before = processCpuSeconds(c.pid);
-  const result = await runWrk({ url: c.url, method: c.method, body: c.body, headers: c.headers, seconds, connections });
+  const result = await runWrk({ url: c.url, method: c.method, body: c.body, headers: c.headers, mix: c.mix, seconds, connections });
   return { result, serverCpuSeconds: processCpuSeconds(c.pid) - before };
 }
 

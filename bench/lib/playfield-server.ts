@@ -2,8 +2,10 @@
  * The Playfield server of the HTTP benchmarks, as a child process: production
  * settings, no datastore budget in the way of a load test. One buyer account
  * with credits, in a game session (for its game token), and a developer
- * product on sale by another account. Prints, as JSON on the first line: the
- * URL, the buyer's id, access and game tokens, and the item's id.
+ * product on sale by another account; and PLAYFIELD_BENCH_PLAYERS more such
+ * buyers (default none), each with an item of another seller. Prints, as
+ * JSON on the first line: the URL, the buyer's id, access and game tokens,
+ * the item's id, and the same of each of the others (`players`).
  *
  * Its storage is PLAYFIELD_BENCH_STORAGE: "memory" (default), "pglite" (a
  * data folder in the temp directory, as `--data-dir` runs) or "postgres" (a
@@ -17,6 +19,9 @@ import { tables, type Storage } from "@playfield/core";
 import { createMemoryStorage, startServer } from "@playfield/server-memory";
 import { createPgliteStorage, createPostgresStorage } from "@playfield/storage-postgres";
 import { dropSchema, freshSchema } from "../../packages/storage-postgres/test/postgres-schema.js";
+
+/** Players of the many-players cases (PLAYFIELD_BENCH_PLAYERS, default none). */
+const PLAYERS = Number(process.env.PLAYFIELD_BENCH_PLAYERS ?? 0);
 
 /** The storage the environment names, and how to remove what it made. */
 async function openStorage(): Promise<{ storage: Storage; remove: () => Promise<void> }> {
@@ -45,17 +50,30 @@ const user = await server.seed.user();
 const gameToken = await server.seed.gameToken(user, { experienceId: "exp_bench", sessionId: "gs_bench" });
 const creator = await server.seed.user();
 const now = server.clock.now();
-await server.deps.storage.transact((tx) => tx.put(tables.experiences, {
-  id: "exp_bench", creatorId: creator.userId, title: "Bench", description: "", genre: "", thumbnailUrl: "", visibility: "public",
-  hostingTier: "edge", maxPlayers: 10, startPlaceId: "plc", liveVersionId: null, createdAt: now, updatedAt: now,
-  visits: 0, favorites: 0, upVotes: 0, downVotes: 0,
-}));
+/** Sells a developer product of `seller`'s, in an experience of theirs made for it, and answers its id. */
+async function createItem(seller: { userId: string; accessToken: string }, experienceId: string): Promise<string> {
+  await server.deps.storage.transact((tx) => tx.put(tables.experiences, {
+    id: experienceId, creatorId: seller.userId, title: "Bench", description: "", genre: "", thumbnailUrl: "", visibility: "public",
+    hostingTier: "edge", maxPlayers: 10, startPlaceId: "plc", liveVersionId: null, createdAt: now, updatedAt: now,
+    visits: 0, favorites: 0, upVotes: 0, downVotes: 0,
+  }));
+  const created = await server.handle(new Request(`${server.url}/svc.platform.v1.EconomyService/CreateItem`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${seller.accessToken}` },
+    body: JSON.stringify({ kind: "developer_product", name: "Gems", price: 1, experienceId }),
+  }));
+  if (created.status !== 200) throw new Error(`CreateItem: ${await created.text()}`);
+  return (await created.json() as { id: string }).id;
+}
 await server.operator.wallets.grant(user.userId, 1_000_000_000_000);
-const created = await server.handle(new Request(`${server.url}/svc.platform.v1.EconomyService/CreateItem`, {
-  method: "POST",
-  headers: { "content-type": "application/json", authorization: `Bearer ${creator.accessToken}` },
-  body: JSON.stringify({ kind: "developer_product", name: "Gems", price: 1, experienceId: "exp_bench" }),
+const itemId = await createItem(creator, "exp_bench");
+// The many-players cases: PLAYERS buyers in the same game session, each with its own access and game tokens,
+// its own datastore key (a user-scope "save") and an item of its own seller (sellers' wallets are one row per sale).
+const players = await Promise.all(Array.from({ length: PLAYERS }, async () => {
+  const [player, seller] = await Promise.all([server.seed.user(), server.seed.user()]);
+  const itemId = await createItem(seller, `exp_bench_${seller.userId}`);
+  const playerGameToken = await server.seed.gameToken(player, { experienceId: "exp_bench", sessionId: "gs_bench" });
+  await server.operator.wallets.grant(player.userId, 1_000_000_000_000);
+  return { userId: player.userId, token: player.accessToken, gameToken: playerGameToken, itemId };
 }));
-if (created.status !== 200) throw new Error(`CreateItem: ${await created.text()}`);
-const item = await created.json() as { id: string };
-console.log(JSON.stringify({ url: server.url, userId: user.userId, token: user.accessToken, gameToken, itemId: item.id }));
+console.log(JSON.stringify({ url: server.url, userId: user.userId, token: user.accessToken, gameToken, itemId, players }));

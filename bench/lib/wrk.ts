@@ -27,6 +27,11 @@ export interface WrkOptions {
    * generator deliberately slow). Leave unset: wrk then sends one prebuilt request.
    */
   perRequestLua?: string;
+  /**
+   * Requests to pick from at random, one per request (many players' tokens
+   * and keys): each one's headers over `headers`, its body instead of `body`.
+   */
+  mix?: readonly { headers?: Record<string, string>; body?: string }[];
 }
 
 export interface WrkResult {
@@ -67,17 +72,39 @@ export function ensureWrk(): void {
 }
 
 /** The Lua script: method, body and the summary as one JSON line; body and method come from the environment, so nothing needs quoting. */
-function script(perRequestLua: string | undefined): string {
+function script(perRequestLua: string | undefined, mix: WrkOptions["mix"]): string {
   return `
 wrk.method = os.getenv("WRK_METHOD")
 local body = os.getenv("WRK_BODY")
 if body ~= "" then wrk.body = body end
 ${perRequestLua ? `request = function()\n${perRequestLua}\nreturn wrk.format()\nend` : ""}
+${mix ? mixLua(mix) : ""}
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('\\nWRK_JSON {"requests":%d,"durationUs":%d,"errors":%d,"p50Us":%d,"p99Us":%d}\\n',
     summary.requests, summary.duration, e.connect + e.read + e.write + e.status + e.timeout,
     latency:percentile(50), latency:percentile(99)))
+end
+`;
+}
+
+/** Lua that sends one of `mix` per request, picked at random; each one's headers (over wrk's) are built once per thread. */
+function mixLua(mix: NonNullable<WrkOptions["mix"]>): string {
+  const text = (value: string) => JSON.stringify(value); // a JSON string of these (ASCII, no control characters) reads the same in Lua
+  const entries = mix.map((m) => `{ headers = { ${Object.entries(m.headers ?? {}).map(([k, v]) => `[${text(k)}] = ${text(v)}`).join(", ")} }${m.body === undefined ? "" : `, body = ${text(m.body)}`} }`);
+  return `
+local mix = { ${entries.join(",\n  ")} }
+init = function(args)
+  for _, m in ipairs(mix) do
+    local h = {}
+    for k, v in pairs(wrk.headers) do h[k] = v end
+    for k, v in pairs(m.headers) do h[k] = v end
+    m.headers = h
+  end
+end
+request = function()
+  local m = mix[math.random(#mix)]
+  return wrk.format(nil, nil, m.headers, m.body)
 end
 `;
 }
@@ -91,7 +118,10 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   const method = options.method ?? (body ? "POST" : "GET");
   const dir = mkdtempSync(join(tmpdir(), "playfield-wrk-"));
   const scriptPath = join(dir, "run.lua");
-  writeFileSync(scriptPath, script(options.perRequestLua));
+  if (options.mix?.some((m) => [m.body ?? "", ...Object.entries(m.headers ?? {}).flat()].some((v) => !/^[\x20-\x7e]*$/.test(v)))) {
+    throw new Error("mix: headers and bodies of printable ASCII only");
+  }
+  writeFileSync(scriptPath, script(options.perRequestLua, options.mix));
   const allHeaders = body ? { "content-type": "application/json", ...headers } : headers;
   const args = [
     "-t", String(threads), "-c", String(connections), "-d", `${seconds}s`, "--timeout", "5s", "--latency", "-s", scriptPath,

@@ -1,0 +1,114 @@
+/*
+ * How many round trips a transaction makes (docs/storage.md, "Isolation and
+ * retries"): each costs the server far more than the statements in it, so
+ * the counts are part of the adapter's behaviour. On PGlite in memory, with
+ * every message to the database counted.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { defineTable } from "@playfield/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSqlStorage, pgliteDatabase, type SqlDatabase } from "../src/index.js";
+
+interface Row { id: string; n: number; tag: string }
+const Plain = defineTable<Row>()({ name: "trips_plain", primaryKey: (row) => row.id, indexes: {} });
+const Unique = defineTable<Row>()({ name: "trips_unique", primaryKey: (row) => row.id, indexes: { byTag: { key: (row) => [row.tag], unique: true } } });
+
+const messages: string[] = [];
+/** The database, with each message it is sent recorded. */
+function counted(database: SqlDatabase): SqlDatabase {
+  return {
+    kind: database.kind,
+    close: () => database.close(),
+    session: (fn) => database.session((session) => fn({
+      query: (text, params) => {
+        messages.push(text);
+        return session.query(text, params);
+      },
+      batch: (texts) => {
+        messages.push(texts.join("; "));
+        return session.batch(texts);
+      },
+    })),
+  };
+}
+
+const pglite = new PGlite();
+const storage = createSqlStorage(counted(pgliteDatabase(pglite)));
+/** The messages `fn` makes the storage send. */
+async function tripsOf(fn: () => Promise<unknown>): Promise<string[]> {
+  messages.length = 0;
+  await fn();
+  return [...messages];
+}
+
+beforeAll(async () => {
+  await storage.init([Plain, Unique]);
+  await storage.transact(async (tx) => {
+    for (const id of ["a", "b", "c"]) await tx.put(Plain, { id, n: 1, tag: id });
+  });
+}, 120_000);
+afterAll(() => storage.close());
+
+describe("round trips per transaction", () => {
+  it("should read and commit a read-only transaction's reads asked for together in one message", async () => {
+    let rows: (Row | undefined)[] = [];
+    const trips = await tripsOf(async () => {
+      rows = await storage.transact((tx) => Promise.all([tx.get(Plain, "a"), tx.get(Plain, "b"), tx.get(Plain, "zz")]), { readOnly: true });
+    });
+    expect(rows.map((row) => row?.id)).toEqual(["a", "b", undefined]);
+    expect(trips).toHaveLength(1);
+    expect(trips[0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY;.*; COMMIT$/s);
+  });
+
+  it("should run a read-only transaction that reads again in a transaction of its own, with the same answers", async () => {
+    let answer: [number, number] = [0, 0];
+    const trips = await tripsOf(async () => {
+      answer = await storage.transact(async (tx) => {
+        const a = await tx.get(Plain, "a");
+        const b = await tx.get(Plain, "b");
+        return [a!.n, b!.n];
+      }, { readOnly: true });
+    });
+    expect(answer).toEqual([1, 1]);
+    // The first read with its COMMIT, given up; then BEGIN with the first read, the second, COMMIT.
+    expect(trips).toHaveLength(4);
+    expect(trips.at(-1)).toBe("COMMIT");
+  });
+
+  it("should send a put that answers nothing with the next statement, and the last with COMMIT", async () => {
+    const trips = await tripsOf(() => storage.transact(async (tx) => {
+      const a = await tx.get(Plain, "a");
+      await tx.put(Plain, { ...a!, n: a!.n + 1 });
+      const b = await tx.get(Plain, "b");
+      await tx.put(Plain, { ...b!, n: b!.n + 1 });
+    }));
+    expect(trips).toHaveLength(3);
+    expect(trips[1]).toMatch(/^INSERT .*; SELECT /s);
+    expect(trips[2]).toMatch(/^INSERT .*; COMMIT$/s);
+    const after = await storage.transact((tx) => Promise.all([tx.get(Plain, "a"), tx.get(Plain, "b")]), { readOnly: true });
+    expect(after.map((row) => row!.n)).toEqual([2, 2]);
+  });
+
+  it("should wait for a put that may clash on a unique key, and keep the transaction usable after the clash", async () => {
+    await storage.transact((tx) => tx.put(Unique, { id: "u1", n: 0, tag: "taken" }));
+    let clashed = false;
+    const trips = await tripsOf(() => storage.transact(async (tx) => {
+      await tx.put(Unique, { id: "u2", n: 0, tag: "taken" }).catch(() => { clashed = true; });
+      await tx.put(Unique, { id: "u2", n: 0, tag: "free" });
+    }));
+    expect(clashed).toBe(true);
+    expect(trips).toHaveLength(3);
+    const stored = await storage.transact((tx) => tx.get(Unique, "u2"), { readOnly: true });
+    expect(stored?.tag).toBe("free");
+  });
+
+  it("should roll back deferred puts with the transaction when its function throws", async () => {
+    const trips = await tripsOf(() => storage.transact(async (tx) => {
+      await tx.put(Plain, { id: "gone", n: 1, tag: "gone" });
+      throw new Error("changed my mind");
+    }).catch(() => undefined));
+    // Nothing reached the database: the put waited for a next message that never came.
+    expect(trips).toEqual([]);
+    expect(await storage.transact((tx) => tx.get(Plain, "gone"), { readOnly: true })).toBeUndefined();
+  });
+});

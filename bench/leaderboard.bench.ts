@@ -67,7 +67,7 @@ const board = Array.from({ length: ENTRIES }, (_, i) => entry(keyOf(i), Math.flo
 /** Builds the board: on the SQL storages with `SqlStorage.load` (multi-row inserts, one recount, VACUUM ANALYZE). */
 async function build(storage: Storage): Promise<number> {
   const started = performance.now();
-  if ("load" in storage) await (storage as SqlStorage).load(tables.orderedEntries, board);
+  if ("load" in storage) await (storage as SqlStorage).load([tables.orderedEntries], (put) => put(tables.orderedEntries, board));
   else {
     for (let i = 0; i < board.length; i += 20_000) {
       await storage.transact(async (tx) => {

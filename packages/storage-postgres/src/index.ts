@@ -1,6 +1,6 @@
 /** PostgreSQL storage for Playfield: the core's storage port on a PostgreSQL server (node-postgres) or on embedded PGlite. */
 export { createPgliteStorage, createPostgresStorage, type PgliteStorageOptions, type PostgresStorageOptions } from "./create-storage.js";
-export { createSqlStorage, type SqlStorage, type SqlStorageOptions } from "./sql-storage.js";
+export { createSqlStorage, type BulkPut, type SqlStorage, type SqlStorageOptions } from "./sql-storage.js";
 export { pgDatabase } from "./pg-database.js";
 export { pgliteDatabase } from "./pglite-database.js";
 export type { SqlDatabase, SqlSession } from "./sql-database.js";

@@ -34,18 +34,27 @@ export interface SqlStorageOptions {
   countedBucketRows?: number;
 }
 
+/** Hands rows of one table to a running `SqlStorage.load`. */
+export type BulkPut = <R>(table: TableDef<R>, rows: readonly R[]) => Promise<void>;
+
 /** The storage port on PostgreSQL or PGlite, with what a process needs around it. */
 export interface SqlStorage extends Storage {
   /** The schema holding the tables. */
   readonly schema: string;
   /**
-   * Writes many rows of one table at once, outside any transaction of the
-   * port, for imports and benchmarks: multi-row inserts in one database
-   * transaction (a row replaces the one with its primary key; two rows with
-   * one primary key, or a unique key held twice, fail the whole load),
-   * counted indexes recounted once at the end, then the table vacuumed and analyzed.
+   * Writes many rows at once, outside any transaction of the port, for
+   * imports and benchmarks: every `put` of `fill` (rows of one of `tables`)
+   * goes in multi-row inserts, all of them in one database transaction, so
+   * a load that fails or a process killed during it leaves nothing behind
+   * (a row replaces the one with its primary key; two rows with one primary
+   * key, or a unique key held twice, fail the whole load). The counted
+   * indexes of the tables written are recounted once at the end, then those
+   * tables are vacuumed and analyzed.
+   *
+   * @example
+   * await storage.load([tables.orderedEntries], (put) => put(tables.orderedEntries, rows));
    */
-  load<R>(table: TableDef<R>, rows: readonly R[]): Promise<void>;
+  load(tables: readonly TableDef<never>[], fill: (put: BulkPut) => Promise<void>): Promise<void>;
   /** How many times a transaction was run again after a serialization failure or deadlock, since the storage opened. */
   readonly retries: number;
   /** Closes the database connections. */
@@ -140,10 +149,14 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
       await ensure([]);
       await database.session((session) => restoreSnapshot(session, schema, snapshot, sizes));
     },
-    async load(def, rows) {
-      await ensure([def as TableDef<unknown>]);
-      const table = layoutOf(def as TableDef<unknown>)!;
-      await database.session((session) => loadRows(session, schema, table, rows, sizes));
+    async load(named, fill) {
+      const defs = named as readonly TableDef<never>[] as readonly TableDef<unknown>[];
+      await ensure(defs);
+      await database.session((session) => loadTables(session, schema, sizes, (def) => {
+        const table = defs.includes(def) ? layoutOf(def) : undefined;
+        if (!table) throw new Error(`load: table ${def.name} is not among the tables the load names`);
+        return table;
+      }, fill));
     },
     close: () => database.close(),
   };
@@ -326,39 +339,54 @@ type Reported = Record<string, unknown>;
 const LOAD_BATCH = 5_000;
 
 /** `load`: every row in multi-row upserts, then the counts of counted indexes recounted, in one database transaction. */
-async function loadRows(session: SqlSession, schema: string, table: TableLayout, rows: readonly unknown[], sizes: BucketSizes): Promise<void> {
-  const def = table.def;
-  const columns = ["id", "data", ...table.indexes.map((index) => index.column)];
-  const values = columns.map((column, i) => (column === "data" ? `r.c${i}` : `decode(r.c${i}, 'hex')`));
-  const text = `INSERT INTO ${table.sql} (${columns.join(", ")}) SELECT ${values.join(", ")} FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(", ")}) AS r(${columns.map((_, i) => `c${i}`).join(", ")})
-    ON CONFLICT (id) DO UPDATE SET ${columns.slice(1).map((column) => `${column} = EXCLUDED.${column}`).join(", ")}`;
+async function loadTables(
+  session: SqlSession, schema: string, sizes: BucketSizes,
+  tableOf: (def: TableDef<unknown>) => TableLayout, fill: (put: BulkPut) => Promise<void>,
+): Promise<void> {
+  const written = new Map<string, TableLayout>();
   await session.query("BEGIN");
   try {
-    for (let start = 0; start < rows.length; start += LOAD_BATCH) {
-      const batch = rows.slice(start, start + LOAD_BATCH);
-      const params: (string | null)[][] = columns.map(() => []);
-      for (const row of batch) {
-        const id = def.primaryKey(row);
-        if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
-        params[0]!.push(hex(encodeKey([id])));
-        params[1]!.push(encodeRow(row));
-        table.indexes.forEach((index, i) => {
-          const key = encodedKeyOf(def.name, index, row);
-          params[i + 2]!.push(key === null ? null : hex(key.bytes));
-        });
-      }
-      await session.query(text, params);
-    }
-    const [stored] = (await managedTables(session, schema)).filter((found) => found.name === def.name);
-    await recountTable(session, schema, def.name, stored!.layout, sizes);
+    await fill(async (def, rows) => {
+      const table = tableOf(def as TableDef<unknown>);
+      written.set(table.def.name, table);
+      await insertRows(session, table, rows);
+    });
+    const stored = await managedTables(session, schema);
+    for (const { name, layout } of stored) if (written.has(name)) await recountTable(session, schema, name, layout, sizes);
     await session.query("COMMIT");
   } catch (error) {
     await session.query("ROLLBACK").catch(() => undefined);
     throw error;
   }
-  // Fresh statistics, so that the next queries are planned for the table as it now is; and pages marked
+  if (written.size === 0) return;
+  // Fresh statistics, so that the next queries are planned for the tables as they now are; and pages marked
   // all-visible, so that counted indexes walk their buckets in the index alone, not row by row in the table.
-  await session.query(`VACUUM (ANALYZE) ${[table.sql, ...table.counted.map((index) => index.counts)].join(", ")}`);
+  const vacuumed = [...written.values()].flatMap((table) => [table.sql, ...table.counted.map((index) => index.counts)]);
+  await session.query(`VACUUM (ANALYZE) ${vacuumed.join(", ")}`);
+}
+
+/** Rows of one table in multi-row upserts of LOAD_BATCH rows, inside the load's transaction. */
+async function insertRows(session: SqlSession, table: TableLayout, rows: readonly unknown[]): Promise<void> {
+  const def = table.def;
+  const columns = ["id", "data", ...table.indexes.map((index) => index.column)];
+  const values = columns.map((column, i) => (column === "data" ? `r.c${i}` : `decode(r.c${i}, 'hex')`));
+  const text = `INSERT INTO ${table.sql} (${columns.join(", ")}) SELECT ${values.join(", ")} FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(", ")}) AS r(${columns.map((_, i) => `c${i}`).join(", ")})
+    ON CONFLICT (id) DO UPDATE SET ${columns.slice(1).map((column) => `${column} = EXCLUDED.${column}`).join(", ")}`;
+  for (let start = 0; start < rows.length; start += LOAD_BATCH) {
+    const batch = rows.slice(start, start + LOAD_BATCH);
+    const params: (string | null)[][] = columns.map(() => []);
+    for (const row of batch) {
+      const id = def.primaryKey(row);
+      if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
+      params[0]!.push(hex(encodeKey([id])));
+      params[1]!.push(encodeRow(row));
+      table.indexes.forEach((index, i) => {
+        const key = encodedKeyOf(def.name, index, row);
+        params[i + 2]!.push(key === null ? null : hex(key.bytes));
+      });
+    }
+    await session.query(text, params);
+  }
 }
 
 function primaryKeyBytes(table: TableLayout, id: string): Uint8Array {

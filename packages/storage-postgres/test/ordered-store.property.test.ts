@@ -93,7 +93,7 @@ async function play(storage: Storage, txs: { commands: Command[]; abort: boolean
         const id = tables.orderedEntryId(EXPERIENCE, c.board, c.key);
         return [id, { id, experienceId: EXPERIENCE, store: c.board, key: c.key, value: c.value, updatedAt: 0 }];
       }));
-      await (storage as SqlStorage).load(tables.orderedEntries, [...rows.values()]);
+      await (storage as SqlStorage).load([tables.orderedEntries], (put) => put(tables.orderedEntries, [...rows.values()]));
       answers.push(sets.map((c) => c.value));
       continue;
     }

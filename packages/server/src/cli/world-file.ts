@@ -93,15 +93,15 @@ export async function exportWorld(storage: Storage, path: string): Promise<World
   }
 }
 
-/** A storage that writes many rows of one table at once, outside its transactions (the PostgreSQL adapter's `load`). */
+/** A storage that writes many rows at once in one transaction, outside its port's transactions (the PostgreSQL adapter's `load`). */
 interface BulkLoader {
-  load<R>(table: TableDef<R>, rows: readonly R[]): Promise<void>;
+  load(tables: readonly TableDef<never>[], fill: (put: <R>(table: TableDef<R>, rows: readonly R[]) => Promise<void>) => Promise<void>): Promise<void>;
 }
 
 const bulkLoaderOf = (storage: Storage): BulkLoader | null =>
   typeof (storage as Partial<BulkLoader>).load === "function" ? storage as Storage & BulkLoader : null;
 
-/** Rows of one table given to one bulk load: each load is one transaction of multi-row inserts, then recounts the table's counted indexes. */
+/** Rows of one table handed to the load at once (multi-row inserts; the whole file is still one transaction). */
 const LOAD_ROWS = 20_000;
 
 /** A row line of a world file, checked: its table is known and the row has a primary key. */
@@ -118,8 +118,10 @@ interface WorldRow {
  * no rows yet: a world goes into a new data folder, a new schema, or a
  * fresh memory storage, never over another world. A storage with a bulk
  * load (PostgreSQL, PGlite) takes the rows by multi-row inserts once the
- * whole file has been checked, and is emptied again if a load fails (a
- * unique key held twice); any other takes them in one transaction of puts.
+ * whole file has been checked, all in one database transaction; any other
+ * takes them in one transaction of puts. Either way a file refused, a load
+ * that fails (a unique key held twice) or a process killed during the
+ * import leaves the storage as empty as it was.
  */
 export async function importWorld(storage: Storage, path: string): Promise<WorldCounts> {
   await storage.init(tables.allTables);
@@ -140,18 +142,17 @@ export async function importWorld(storage: Storage, path: string): Promise<World
       }
     }));
   }
-  // The whole file is checked before anything is written, so a file refused changes nothing.
+  // The whole file is checked before anything is written, so a file refused costs no database work.
   await readWorld(path, async () => undefined);
-  try {
-    return await loadWorld(bulk, path);
-  } catch (error) {
-    await storage.clear();
-    throw error;
-  }
+  let counts: WorldCounts | undefined;
+  await bulk.load(tables.allTables, async (put) => {
+    counts = await loadWorld(put, path);
+  });
+  return counts!;
 }
 
-/** Hands a checked world file's rows to `bulk`, table by table, LOAD_ROWS at most at a time. */
-async function loadWorld(bulk: BulkLoader, path: string): Promise<WorldCounts> {
+/** Hands a checked world file's rows to `put`, table by table, LOAD_ROWS at most at a time. */
+async function loadWorld(put: (table: TableDef<unknown>, rows: readonly object[]) => Promise<void>, path: string): Promise<WorldCounts> {
   // A later row with the same primary key replaces an earlier one, as a put does.
   let pending = new Map<string, object>();
   let table: TableDef<unknown> | undefined;
@@ -160,7 +161,7 @@ async function loadWorld(bulk: BulkLoader, path: string): Promise<WorldCounts> {
   const flush = async () => {
     if (!table || pending.size === 0) return;
     try {
-      await bulk.load(table, [...pending.values()]);
+      await put(table, [...pending.values()]);
     } catch (error) {
       throw new WorldFileError(`rows of ${table.name} (${from} to ${to}): ${(error as Error).message}`);
     }

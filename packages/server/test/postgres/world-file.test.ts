@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createClient, createMemoryTokenStore } from "@playfield/client";
 import { tables, type Storage, type TableDef } from "@playfield/core";
 import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
-import { createPgliteStorage, createPostgresStorage } from "@playfield/storage-postgres";
+import { createPgliteStorage, createPostgresStorage, type BulkPut } from "@playfield/storage-postgres";
 import { dropSchema, freshSchema } from "../../../storage-postgres/test/postgres-schema.js";
 import { createMemoryStorage, createSystemClock, storedSigningKeys } from "../../src/index.js";
 import { importWorld } from "../../src/cli/world-file.js";
@@ -137,10 +137,11 @@ describe("a world moved between storages", () => {
       }
     }, 120_000);
 
-    it("should load rows in multi-row inserts after checking the whole file, and leave the schema empty when a load fails", async () => {
+    it("should load rows in multi-row inserts in one transaction after checking the whole file, and leave the schema empty when a load fails", async () => {
       const lines = (await readFile(worldFile, "utf8")).trim().split("\n");
       const users = lines.filter((line) => line.startsWith('{"table":"users"'));
-      // A copy of a user under another id holds the same username: the file reads well, the load refuses it.
+      // A copy of a user under another id holds the same username: the file reads well, the load refuses it,
+      // after every other table's rows went in: the one transaction takes them all back.
       const twin = users[0]!.replace(/"id":"usr_[^"]*"/, '"id":"usr_twin"');
       const bad = join(folder, "twin.jsonl");
       await writeFile(bad, `${[lines[0], ...lines.slice(1, -1), twin, `{"end":{"rows":${lines.length - 1}}}`].join("\n")}\n`);
@@ -153,18 +154,21 @@ describe("a world moved between storages", () => {
         // A file cut short is refused before any row is written.
         await writeFile(bad, `${lines.slice(0, -1).join("\n")}\n`);
         await expect(importWorld(storage, bad)).rejects.toThrow(/cut short$/);
-        // One load per table (the file holds its rows table by table), and no transaction but the check that the storage is empty.
-        const loads: number[] = [];
+        // One load (one database transaction), one put per table (the file holds its rows table by table),
+        // and no port transaction but the check that the storage is empty.
+        const puts: number[] = [];
+        let loads = 0;
         let transactions = 0;
         const watched: Storage = {
           ...storage,
-          load: (table: TableDef<unknown>, rows: readonly unknown[]) => (loads.push(rows.length), storage.load(table, rows)),
+          load: (defs: readonly TableDef<never>[], fill: (put: BulkPut) => Promise<void>) => (loads++, storage.load(defs, (put) => fill((table, rows) => (puts.push(rows.length), put(table, rows))))),
           transact: (fn, options) => (transactions++, storage.transact(fn, options)),
         } as Storage;
         const counts = await importWorld(watched, worldFile);
         expect(counts.rows).toBe(lines.length - 2);
-        expect(loads).toHaveLength(counts.tables);
-        expect(loads.reduce((a, b) => a + b, 0)).toBe(counts.rows);
+        expect(loads).toBe(1);
+        expect(puts).toHaveLength(counts.tables);
+        expect(puts.reduce((a, b) => a + b, 0)).toBe(counts.rows);
         expect(transactions).toBe(1);
         expect(await answers(await serverOn(storage), world)).toEqual(original);
       } finally {

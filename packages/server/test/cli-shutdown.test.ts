@@ -15,11 +15,17 @@ import { RealtimeCloseCode } from "@playfield/core";
 import { readySocket } from "./realtime-sockets.js";
 import { call, startServerProcess } from "./server-process.js";
 
-/** A POST whose body is sent in two halves: the request is under way between `begin` and `finish`. */
+/**
+ * A POST whose body is sent in two halves: the request is under way once
+ * `begun` resolves (connected, its first half written out, and a moment
+ * for the server to read it) until `finish`.
+ */
 function slowPost(url: string, path: string, body: object, token: string) {
   const text = JSON.stringify(body);
   const half = Math.floor(text.length / 2);
   let finish = () => {};
+  let sent = () => {};
+  const written = new Promise<void>((resolve) => { sent = resolve; });
   const answer = new Promise<{ status: number; body: Record<string, any> }>((resolve, reject) => {
     const req = request(`${url}/svc.platform.v1.${path}`, {
       method: "POST", agent: false,
@@ -30,10 +36,12 @@ function slowPost(url: string, path: string, body: object, token: string) {
       res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(received) as Record<string, any> }));
     });
     req.on("error", reject);
-    req.write(text.slice(0, half));
+    req.write(text.slice(0, half), () => sent());
     finish = () => req.end(text.slice(half));
   });
-  return { answer, finish: () => finish() };
+  // The write's callback runs once the first half left for the socket, so after the connection was made.
+  const begun = written.then(() => new Promise((resolve) => setTimeout(resolve, 200)));
+  return { answer, begun, finish: () => finish() };
 }
 
 /** Whether a new connection to the server is refused (the port has stopped accepting). */
@@ -59,6 +67,7 @@ describe("playfield-server on SIGTERM", () => {
 
       const bytes = Buffer.from("a level uploaded while the server stops");
       const upload = slowPost(first.url, "CatalogService/UploadContent", { data: bytes.toString("base64"), contentType: "application/json" }, token);
+      await upload.begun;
       const signalled = performance.now();
       const stopped = first.stop();
       expect(await socket.closed).toMatchObject({ code: RealtimeCloseCode.ServiceRestart });

@@ -54,9 +54,9 @@ async function liveCaller(tx: Tx, claims: TokenClaims): Promise<Exclude<Caller, 
   if (!user || user.deletedAt !== null) throw fail.unauthenticated("the account no longer exists");
   switch (claims.typ) {
     case TokenType.Access:
-      return { kind: "user", userId: user.id, deviceId: device.id, guest: user.guest, scope: null, claims };
+      return { kind: "user", userId: user.id, deviceId: device.id, guest: user.guest, scope: null, claims, account: user };
     case TokenType.Scoped:
-      return { kind: "user", userId: user.id, deviceId: device.id, guest: user.guest, scope: claims.scope ?? "", claims };
+      return { kind: "user", userId: user.id, deviceId: device.id, guest: user.guest, scope: claims.scope ?? "", claims, account: user };
     case TokenType.Game: {
       if (!claims.gsid || !claims.xid) throw fail.unauthenticated("malformed game token");
       // DESIGN.md: a game token whose player left the session is permission_denied.

@@ -1,4 +1,4 @@
-import type { TokenClaims } from "@playfield/core";
+import type { TokenClaims, UserRow } from "@playfield/core";
 
 /** Who is calling, as the auth check found them. */
 export type Caller =
@@ -12,6 +12,12 @@ export type Caller =
       /** Set for scoped tokens. */
       scope: string | null;
       claims: TokenClaims;
+      /**
+       * The user's row as the auth check read it, in the transaction that
+       * found the device live: a method that answers only it (GetMe) needs
+       * no read, and on a database no round trip, of its own.
+       */
+      account: UserRow;
     }
   | {
       kind: "game";

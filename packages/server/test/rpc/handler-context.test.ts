@@ -1,4 +1,4 @@
-import { Code, PlayfieldError, TokenType, type TokenClaims } from "@playfield/core";
+import { Code, PlayfieldError, TokenType, type TokenClaims, type UserRow } from "@playfield/core";
 import { describe, expect, it } from "vitest";
 import type { Caller } from "../../src/rpc/caller.js";
 import { createHandlerContext } from "../../src/rpc/handler-context.js";
@@ -11,11 +11,13 @@ import type { ServerDeps } from "../../src/server-deps.js";
  */
 
 const claims = { sub: "usr_1", sid: "dev_1", typ: TokenType.Access } as TokenClaims;
+/** The row each user caller carries; this test reads only who the caller is. */
+const account = {} as UserRow;
 const CALLERS: Record<string, Caller> = {
   anonymous: { kind: "anonymous" },
-  account: { kind: "user", userId: "usr_1", deviceId: "dev_1", guest: false, scope: null, claims },
-  guest: { kind: "user", userId: "usr_2", deviceId: "dev_2", guest: true, scope: null, claims },
-  scoped: { kind: "user", userId: "usr_3", deviceId: "dev_3", guest: false, scope: "studio", claims },
+  account: { kind: "user", userId: "usr_1", deviceId: "dev_1", guest: false, scope: null, claims, account },
+  guest: { kind: "user", userId: "usr_2", deviceId: "dev_2", guest: true, scope: null, claims, account },
+  scoped: { kind: "user", userId: "usr_3", deviceId: "dev_3", guest: false, scope: "studio", claims, account },
   game: { kind: "game", userId: "usr_4", deviceId: "dev_4", sessionId: "gs_1", experienceId: "exp_1", claims },
 };
 const contextOf = (caller: Caller) => createHandlerContext({} as ServerDeps, caller, () => null, null);

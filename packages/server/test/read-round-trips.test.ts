@@ -54,6 +54,14 @@ async function readsOf(w: World, call: () => Promise<unknown>): Promise<number> 
 }
 
 describe("reads per call (no read in a loop)", () => {
+  it("should answer GetMe from the token check's own transaction: one transaction, reading the device and the user", async () => {
+    const w = await world();
+    w.storage.reset();
+    const me = await w.viewer.client.identity.getMe({});
+    expect(me.user.id).toBe(w.viewer.user.userId);
+    expect(w.storage.reads).toEqual([2]);
+  });
+
   it("should list friends, requests, blocked users and group members in the same few reads for 2 or 200 of them", async () => {
     const counts = [];
     for (const n of [2, 200]) {

@@ -46,6 +46,13 @@ async function crowd(w: World, n: number, name: string): Promise<UserRow[]> {
   });
 }
 
+/** The reads each method made on the small and the large world are the same, and few. */
+function expectSameFewReads(counts: Record<string, number>[], few = FEW): void {
+  const [small, large] = counts;
+  expect(large).toEqual(small);
+  for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(few);
+}
+
 /** The reads of everything `call` runs (all its transactions). */
 async function readsOf(w: World, call: () => Promise<unknown>): Promise<number> {
   w.storage.reset();
@@ -102,9 +109,7 @@ describe("reads per call (no read in a loop)", () => {
         listMyGroups: await readsOf(w, () => social.listMyGroups({})),
       });
     }
-    const [small, large] = counts;
-    expect(large).toEqual(small);
-    for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+    expectSameFewReads(counts);
   });
 
   it("should join a session in the same few reads whether 2 or 200 friends play, and with 2 or 40 members in the session", async () => {
@@ -141,9 +146,7 @@ describe("reads per call (no read in a loop)", () => {
       await w.viewer.client.session.leave({ sessionId: joined.sessionId });
       counts.push({ join: await readsOf(w, () => w.viewer.client.session.join({ experienceId: experience.id, platform: "web", engineVersion: "1.0" })) });
     }
-    const [small, large] = counts;
-    expect(large).toEqual(small);
-    expect(large!.join).toBeLessThanOrEqual(3 * FEW);
+    expectSameFewReads(counts, 3 * FEW);
   });
 
   it("should list experiences in the same few reads with 2 or 200 open sessions, plays, friends or tester rows", async () => {
@@ -188,9 +191,7 @@ describe("reads per call (no read in a loop)", () => {
       // Search picks reads by id or a walk of the visits index by how many match: a few either way.
       expect(await readsOf(w, () => catalog.listExperiences({ sort: "search", query: "world", limit: 2 }))).toBeLessThanOrEqual(FEW);
     }
-    const [small, large] = counts;
-    expect(large).toEqual(small);
-    for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+    expectSameFewReads(counts);
   });
 
   it("should show players now on a page of 2 or 100 experiences in the same few reads, and the same players once open sessions are too many to read at once", async () => {
@@ -242,9 +243,7 @@ describe("reads per call (no read in a loop)", () => {
       expect(await popularOfCreator()).toEqual(sorted);
       expect((await w.viewer.client.creator.getOverview()).playingNow).toBe(total);
     }
-    const [small, large] = counts;
-    expect(large).toEqual(small);
-    for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+    expectSameFewReads(counts);
   });
 
   it("should list items and a user's inventory in the same few reads for 4 or 200 items by as many creators", async () => {
@@ -279,9 +278,7 @@ describe("reads per call (no read in a loop)", () => {
         listInventory: await readsOf(w, () => economy.listInventory({})),
       });
     }
-    const [small, large] = counts;
-    expect(large).toEqual(small);
-    for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+    expectSameFewReads(counts);
   });
 
   it("should list conversations and mark one read in the same few reads with 2 or 200 unread DMs, and answer the same unread counts as counting", async () => {
@@ -321,9 +318,7 @@ describe("reads per call (no read in a loop)", () => {
         markRead: await readsOf(w, () => chat.markRead({ channel: first!.channel, messageId: first!.lastMessageId })),
       });
     }
-    const [small, large] = counts;
-    expect(large).toEqual(small);
-    for (const reads of Object.values(large!)) expect(reads).toBeLessThanOrEqual(FEW);
+    expectSameFewReads(counts);
   });
 
   it("should count unread messages right on conversations stored before messages were numbered, and number them from the next send", async () => {

@@ -3,7 +3,10 @@
  * one pooled client per session.
  */
 import pg from "pg";
-import type { SqlDatabase, SqlSession } from "./sql-database.js";
+import type { ListenHandlers, SqlDatabase, SqlSession } from "./sql-database.js";
+
+/** The pause before listening again after the listening connection was lost. */
+const RELISTEN_MS = 1_000;
 
 /**
  * A database on a node-postgres pool. The pool is the caller's when one is
@@ -32,6 +35,46 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool): SqlDatabas
       }
     },
     close: () => pool.end(),
+    listen: (channel, handlers) => listenOn(pool, channel, handlers),
+  };
+}
+
+/** LISTEN on a connection of its own (not the pool's: it stays open), again after a pause whenever it is lost. */
+function listenOn(pool: pg.Pool, channel: string, handlers: ListenHandlers): () => Promise<void> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let again: ReturnType<typeof setTimeout> | undefined;
+  const connect = async () => {
+    if (stopped) return;
+    const current = new pg.Client({ ...pool.options, application_name: "playfield-listen" });
+    client = current;
+    const lost = () => {
+      if (client !== current) return;
+      client = undefined;
+      handlers.listening(false);
+      current.end().catch(() => undefined);
+      if (!stopped) (again = setTimeout(connect, RELISTEN_MS)).unref();
+    };
+    current.on("error", lost);
+    current.on("end", lost);
+    current.on("notification", (message) => {
+      if (client === current && message.channel === channel) handlers.notice(message.payload ?? "");
+    });
+    try {
+      await current.connect();
+      await current.query(`LISTEN "${channel.replaceAll("\"", "\"\"")}"`);
+      if (client === current) handlers.listening(true);
+    } catch {
+      lost();
+    }
+  };
+  void connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(again);
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => undefined);
   };
 }
 

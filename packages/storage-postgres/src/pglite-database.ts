@@ -17,6 +17,7 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
   const turns = createQueue();
   return {
     kind: "pglite",
+    oneProcess: true,
     session: (fn) => turns(() => {
       const queue = createQueue();
       return fn({

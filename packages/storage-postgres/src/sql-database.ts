@@ -31,6 +31,21 @@ export interface SqlDatabase {
   session<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   /** Closes every connection; sessions already running finish first. */
   close(): Promise<void>;
+  /** No other process can write this database (PGlite): a process that knows its own writes knows them all. */
+  readonly oneProcess?: boolean;
+  /**
+   * Listens on `channel` (LISTEN) on a connection of its own: `notice` gets
+   * each payload; `listening` is called with true once listening and with
+   * false when the connection is lost (notices may have been missed), and
+   * the database listens again after a pause. Answers how to stop.
+   */
+  listen?(channel: string, handlers: ListenHandlers): () => Promise<void>;
+}
+
+/** What `SqlDatabase.listen` calls. */
+export interface ListenHandlers {
+  notice(payload: string): void;
+  listening(on: boolean): void;
 }
 
 /** Runs tasks one at a time, in call order. */

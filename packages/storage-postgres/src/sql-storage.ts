@@ -15,6 +15,7 @@ import { encodeKey } from "./key-encoding.js";
 import { countSql, selectSql } from "./query-sql.js";
 import { backoffMs, DEFAULT_MAX_ATTEMPTS, isRetryable } from "./retry-policy.js";
 import { decodeRow, encodeRow } from "./row-codec.js";
+import { ALL_ROWS, CachedReadTx, noticeOf, readNotice, RowCache } from "./row-cache.js";
 import { restoreSnapshot, takeSnapshot } from "./sql-snapshot.js";
 import { countsTable, ensureTables, managedTables, recountTable } from "./schema-migrations.js";
 import { createQueue, type SqlDatabase, type SqlSession } from "./sql-database.js";
@@ -32,6 +33,12 @@ export interface SqlStorageOptions {
    * docs/storage.md weighs it). Tests make it small, so that a few rows split and merge buckets.
    */
   countedBucketRows?: number;
+  /**
+   * How long a cached row (a table declared `cachedReads`) is kept at most,
+   * in ms (default 1,000; 0 keeps none). Writes through Playfield drop it at
+   * once; the bound is for writes made outside it. docs/storage.md, "Cached rows".
+   */
+  rowCacheMs?: number;
 }
 
 /** Hands rows of one table to a running `SqlStorage.load`. */
@@ -76,6 +83,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
     throw new Error(`schema ${JSON.stringify(schema)}: use lowercase letters, digits and _, at most 63`);
   }
   const known = new Map<string, TableLayout>();
+  const rows = openRowCache(database, schema, options.rowCacheMs ?? DEFAULT_ROW_CACHE_MS);
   // Table creation takes turns within the process (the advisory lock orders processes).
   const ensuring = createQueue();
 
@@ -100,13 +108,28 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
   let retries = 0;
 
   async function transact<T>(fn: (tx: Tx) => Promise<T>, options: TransactOptions = {}): Promise<T> {
+    if (options.readOnly === true && rows?.cache.serving) {
+      // From copies alone when every read finds one: nothing goes to the database.
+      const cached = new CachedReadTx(rows.cache);
+      try {
+        const value = await fn(cached);
+        if (!cached.missed) return value;
+      } catch (error) {
+        if (!cached.missed) throw error;
+      }
+    }
     // A read-only transaction first tries to read once and commit in the same round trip; one that reads again runs in full.
     let readOnce = options.readOnly === true;
     for (let attempt = 1, tablesMade = 0; ;) {
       const mode: TxMode = { readOnly: options.readOnly === true, readOnce };
-      const run = () => database.session((session) => runOnce(session, fn, layoutOf, mode, sizes));
+      const written: Written = [];
+      const run = () => database.session((session) => runOnce(session, fn, layoutOf, mode, sizes, rows, written));
       const outcome = attempt > OWN_TURNS ? await retryLane(run) : await run();
-      if (outcome.kind === "done") return outcome.value;
+      if (outcome.kind === "done") {
+        // Committed: this process's copies of the rows it wrote go now; other processes drop theirs when the notices come.
+        for (const [table, id] of written) rows!.cache.drop(table, id);
+        return outcome.value;
+      }
       if (outcome.kind === "failed") throw outcome.error;
       if (outcome.kind === "reads-after-commit") {
         readOnce = false;
@@ -142,12 +165,14 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
         ]);
         await session.query(`WITH ${deletes.join(", ")} SELECT 1`);
       });
+      await rows?.dropAll();
     },
     // Copies of the stored rows, keys included, for test suites that seed once and restore before each case.
     snapshot: () => database.session((session) => takeSnapshot(session, schema)),
     async restore(snapshot) {
       await ensure([]);
       await database.session((session) => restoreSnapshot(session, schema, snapshot, sizes));
+      await rows?.dropAll();
     },
     async load(named, fill) {
       const defs = named as readonly TableDef<never>[] as readonly TableDef<unknown>[];
@@ -157,8 +182,64 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
         if (!table) throw new Error(`load: table ${def.name} is not among the tables the load names`);
         return table;
       }, fill));
+      await rows?.dropAll();
     },
-    close: () => database.close(),
+    async close() {
+      await rows?.stop();
+      await database.close();
+    },
+  };
+}
+
+/** How long a cached row is kept at most (writes outside Playfield). */
+const DEFAULT_ROW_CACHE_MS = 1_000;
+
+/** Rows a transaction wrote to tables declared `cachedReads`: [table, id]. */
+type Written = [string, string][];
+
+/** The row cache of a storage, and how its writes tell other processes. */
+interface RowCacheOf {
+  cache: RowCache;
+  /** The channel of notices; null when no other process can write the database. */
+  channel: string | null;
+  /** Drops every copy, here and (by a notice) in other processes. */
+  dropAll(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The row cache on `database`: with one process (PGlite) its own writes are
+ * all there are; with a server, other processes' writes come as notices on a
+ * channel of the schema, and copies are served only while listening. None
+ * when `ttlMs` is 0 or the database cannot listen.
+ */
+function openRowCache(database: SqlDatabase, schema: string, ttlMs: number): RowCacheOf | undefined {
+  if (!(ttlMs > 0)) return undefined;
+  if (database.oneProcess === true) {
+    const cache = new RowCache(ttlMs, true);
+    return { cache, channel: null, dropAll: async () => cache.dropAll(), stop: async () => undefined };
+  }
+  if (database.listen === undefined) return undefined;
+  const cache = new RowCache(ttlMs, false);
+  const channel = `playfield_rows:${schema}`;
+  const stop = database.listen(channel, {
+    notice(payload) {
+      const row = readNotice(payload);
+      if (row === null) cache.dropAll();
+      else cache.drop(row.table, row.id);
+    },
+    listening(on) {
+      // Notices may have been missed while not listening: start again from nothing.
+      cache.dropAll();
+      cache.serving = on;
+    },
+  });
+  return {
+    cache, channel, stop,
+    async dropAll() {
+      cache.dropAll();
+      await database.session((session) => session.query("SELECT pg_notify($1, $2)", [channel, ALL_ROWS]));
+    },
   };
 }
 
@@ -189,9 +270,12 @@ class UnknownTable extends Error {
   }
 }
 
-async function runOnce<T>(session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined, mode: TxMode, sizes: BucketSizes): Promise<Outcome<T>> {
+async function runOnce<T>(
+  session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined,
+  mode: TxMode, sizes: BucketSizes, rows: RowCacheOf | undefined, written: Written,
+): Promise<Outcome<T>> {
   const pipeline = new Pipeline(session, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce });
-  const tx = new SqlTx(pipeline, layoutOf, mode.readOnly, sizes);
+  const tx = new SqlTx(pipeline, layoutOf, mode.readOnly, sizes, rows, written);
   let value: T;
   try {
     value = await fn(tx);
@@ -233,12 +317,20 @@ class SqlTx implements Tx {
     private readonly layoutOf: (def: TableDef<unknown>) => TableLayout | undefined,
     private readonly readOnly: boolean,
     private readonly sizes: BucketSizes,
+    private readonly rows: RowCacheOf | undefined,
+    private readonly written: Written,
   ) {}
 
   async get<R>(def: TableDef<R>, id: string) {
     const table = this.layout(def as TableDef<unknown>);
+    // What a read-only transaction reads of a cached table is kept, unless the row was written meanwhile.
+    const keep = this.readOnly && def.cachedReads === true ? this.rows?.cache : undefined;
+    const generation = keep?.generation ?? 0;
     const rows = await this.pipeline.run<{ data: string }>(`SELECT data FROM ${table.sql} WHERE id = $1::bytea`, [primaryKeyBytes(table, id)]);
-    return rows.length === 0 ? undefined : decodeRow<R>(rows[0]!.data);
+    if (rows.length === 0) return undefined;
+    const row = decodeRow<R>(rows[0]!.data);
+    keep?.fill(def.name, id, row, generation);
+    return row;
   }
 
   async getMany<R>(def: TableDef<R>, ids: readonly string[]) {
@@ -264,6 +356,7 @@ class SqlTx implements Tx {
     const keys = table.indexes.map((index) => encodedKeyOf(def.name, index, row));
     const data = encodeRow(row);
     const params = [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)];
+    this.wrote(def as TableDef<unknown>, id);
     // Without unique or counted indexes the put answers nothing: it goes with the next statement or COMMIT.
     if (table.counted.length === 0 && !table.indexes.some((index) => index.unique)) return this.pipeline.defer(table.put, params);
     const rows = await this.pipeline.run<Reported & { clash: number | null }>(table.put, params);
@@ -278,6 +371,7 @@ class SqlTx implements Tx {
   async delete<R>(def: TableDef<R>, id: string) {
     const table = this.writable(def as TableDef<unknown>, "delete from");
     const rows = await this.pipeline.run<Reported & { found: number }>(table.delete, [primaryKeyBytes(table, id)]);
+    this.wrote(def as TableDef<unknown>, id);
     await this.resize(table, rows[0]);
     // Without counted indexes the statement answers a row per deleted row; with them, one row counting them.
     return table.counted.length === 0 ? rows.length > 0 : rows[0]!.found > 0;
@@ -306,6 +400,14 @@ class SqlTx implements Tx {
     const error = new UnknownTable(def);
     this.pipeline.fail(error);
     throw error;
+  }
+
+  /** Records a write to a cached table: its copies go when the transaction commits, and other processes hear of it with the COMMIT. */
+  private wrote(def: TableDef<unknown>, id: string): void {
+    if (def.cachedReads !== true || this.rows === undefined) return;
+    this.written.push([def.name, id]);
+    // NOTIFY is delivered when the transaction commits, and not at all when it rolls back.
+    if (this.rows.channel !== null) this.pipeline.defer("SELECT pg_notify($1, $2)", [this.rows.channel, noticeOf(def.name, id)]);
   }
 
   /** The table of a write: refused in a read-only transaction before anything reaches the database. */

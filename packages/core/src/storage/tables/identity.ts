@@ -33,6 +33,8 @@ export interface UserRow {
 export const users = defineTable<UserRow>()({
   name: "users",
   primaryKey: (row) => row.id,
+  // The token check reads it on every authenticated call.
+  cachedReads: true,
   indexes: {
     /** Counted: SearchUsers counts every user on each search (to catch users written around saveUser). */
     byUsername: { key: (row) => [row.usernameKey], unique: true, counted: true },
@@ -55,6 +57,8 @@ export interface DeviceRow {
 export const devices = defineTable<DeviceRow>()({
   name: "devices",
   primaryKey: (row) => row.id,
+  // The token check reads it on every authenticated call.
+  cachedReads: true,
   indexes: {
     byUser: { key: (row) => [row.userId, row.createdAt] },
   },

@@ -49,6 +49,8 @@ export interface SessionMemberRow {
 export const sessionMembers = defineTable<SessionMemberRow>()({
   name: "session_members",
   primaryKey: (row) => row.id,
+  // The token check reads it on every authenticated call.
+  cachedReads: true,
   indexes: {
     bySession: { key: (row) => [row.sessionId, row.joinedAt] },
     byUser: { key: (row) => [row.userId] },

@@ -1,0 +1,134 @@
+/*
+ * Cached rows (docs/storage.md, "Cached rows"): a per-process copy of the
+ * rows of tables declared `cachedReads` (the token check's device, user and
+ * session member, read on every authenticated call and written rarely), so
+ * that a read-only transaction that only gets such rows sends nothing to
+ * the database. Every write this process commits to such a row drops its
+ * copy; writes of other processes drop it when their notice arrives (a
+ * NOTIFY sent with the writing transaction's COMMIT), and a copy is never
+ * kept longer than `ttlMs` (writes made outside Playfield).
+ */
+import type { CountQuery, Query, TableDef, Tx } from "@playfield/core";
+
+/** The copies of one process. */
+export class RowCache {
+  private readonly rows = new Map<string, { row: unknown; at: number }>();
+  /**
+   * Raised by every drop: a read that started before a drop does not keep
+   * what it read (it may be the row the drop was for, as it was before).
+   */
+  generation = 0;
+  /** Whether copies may be served: off while notices of other processes cannot arrive. */
+  serving: boolean;
+
+  constructor(
+    private readonly ttlMs: number,
+    serving: boolean,
+    private readonly maxRows = 100_000,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.serving = serving;
+  }
+
+  /** The copy of a row, or undefined when there is none (or it is too old). */
+  get(table: string, id: string): unknown {
+    if (!this.serving) return undefined;
+    const key = keyOf(table, id);
+    const found = this.rows.get(key);
+    if (found === undefined) return undefined;
+    if (this.now() - found.at > this.ttlMs) {
+      this.rows.delete(key);
+      return undefined;
+    }
+    return found.row;
+  }
+
+  /** Keeps `row`, read by a read that started at `generation`, unless a drop came since. */
+  fill(table: string, id: string, row: unknown, generation: number): void {
+    if (!this.serving || generation !== this.generation) return;
+    if (this.rows.size >= this.maxRows) this.rows.delete(this.rows.keys().next().value!);
+    this.rows.set(keyOf(table, id), { row, at: this.now() });
+  }
+
+  /** Drops the copy of a row that was written. */
+  drop(table: string, id: string): void {
+    this.generation++;
+    this.rows.delete(keyOf(table, id));
+  }
+
+  /** Drops every copy (a restore, a clear, notices that may have been missed). */
+  dropAll(): void {
+    this.generation++;
+    this.rows.clear();
+  }
+}
+
+/** The payload of a notice: the table and the row's id. */
+export function noticeOf(table: string, id: string): string {
+  return keyOf(table, id);
+}
+
+/** A notice's table and id; null for "every row" (`ALL_ROWS`). */
+export function readNotice(payload: string): { table: string; id: string } | null {
+  const cut = payload.indexOf(SEPARATOR);
+  if (cut < 0) return null;
+  return { table: payload.slice(0, cut), id: payload.slice(cut + 1) };
+}
+
+/** The notice that drops every copy. */
+export const ALL_ROWS = "*";
+
+// A table name never holds a space; an id may hold anything, so the first space ends the table.
+const SEPARATOR = " ";
+const keyOf = (table: string, id: string) => `${table}${SEPARATOR}${id}`;
+
+/** Thrown by `CachedReadTx` at the first read it cannot serve from copies. */
+export class NotCached extends Error {
+  override name = "NotCached";
+  constructor() {
+    super("a read the row cache cannot serve: the transaction runs on the database");
+  }
+}
+
+/**
+ * A read-only transaction served from copies only: the first read it cannot
+ * serve sets `missed` and throws, and the transaction then runs on the
+ * database (the port lets an adapter run a function again). `missed` is what
+ * counts, since the function may have caught the throw.
+ */
+export class CachedReadTx implements Tx {
+  missed = false;
+
+  constructor(private readonly cache: RowCache) {}
+
+  async get<R>(table: TableDef<R>, id: string): Promise<R | undefined> {
+    const row = table.cachedReads === true ? this.cache.get(table.name, id) : undefined;
+    if (row === undefined) return this.miss();
+    return row as R;
+  }
+
+  getMany<R>(_table: TableDef<R>, _ids: readonly string[]): Promise<(R | undefined)[]> {
+    return this.miss();
+  }
+
+  put<R>(table: TableDef<R>, _row: R): Promise<void> {
+    return Promise.reject(new TypeError(`cannot put into ${table.name} in a read-only transaction`));
+  }
+
+  delete<R>(table: TableDef<R>, _id: string): Promise<boolean> {
+    return Promise.reject(new TypeError(`cannot delete from ${table.name} in a read-only transaction`));
+  }
+
+  query<R>(_table: TableDef<R>, _index: string, _query?: Query): Promise<R[]> {
+    return this.miss();
+  }
+
+  count<R>(_table: TableDef<R>, _index: string, _query?: CountQuery): Promise<number> {
+    return this.miss();
+  }
+
+  private miss(): Promise<never> {
+    this.missed = true;
+    return Promise.reject(new NotCached());
+  }
+}

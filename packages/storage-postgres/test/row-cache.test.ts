@@ -1,0 +1,248 @@
+/*
+ * Cached rows (docs/storage.md, "Cached rows"): read-only transactions that
+ * only get rows of `cachedReads` tables send nothing once the rows are
+ * known; a write through the storage drops them at once, a write through
+ * another storage on the same PostgreSQL schema (another process) when its
+ * notice arrives, and copies are served only while notices can arrive.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { defineTable } from "@playfield/core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createSqlStorage, pgDatabase, pgliteDatabase, type SqlDatabase, type SqlStorage } from "../src/index.js";
+import { RowCache } from "../src/row-cache.js";
+import { adminQuery, dropSchema, freshSchema } from "./postgres-schema.js";
+
+interface Row { id: string; n: number }
+const Cached = defineTable<Row>()({ name: "cache_rows", primaryKey: (row) => row.id, indexes: {}, cachedReads: true });
+const Plain = defineTable<Row>()({ name: "cache_plain", primaryKey: (row) => row.id, indexes: {} });
+
+/** `database`, with each message it is sent pushed to `messages`. */
+function counted(database: SqlDatabase, messages: string[]): SqlDatabase {
+  return {
+    ...database,
+    kind: database.kind,
+    oneProcess: database.oneProcess,
+    close: () => database.close(),
+    session: (fn) => database.session((session) => fn({
+      query: (text, params) => {
+        messages.push(text);
+        return session.query(text, params);
+      },
+      batch: (texts) => {
+        messages.push(texts.join("; "));
+        return session.batch(texts);
+      },
+    })),
+  };
+}
+
+/** The messages `fn` made the storage send. */
+async function tripsOf(messages: string[], fn: () => Promise<unknown>): Promise<string[]> {
+  messages.length = 0;
+  await fn();
+  return [...messages];
+}
+
+const readN = (storage: SqlStorage, table: typeof Cached, id: string) =>
+  storage.transact(async (tx) => (await tx.get(table, id))?.n, { readOnly: true });
+const write = (storage: SqlStorage, table: typeof Cached, id: string, n: number) => storage.transact((tx) => tx.put(table, { id, n }));
+
+describe("the row cache", () => {
+  it("should not keep a row read before a drop that came while it was read", () => {
+    let now = 0;
+    const cache = new RowCache(1_000, true, 10, () => now);
+    const generation = cache.generation;
+    cache.drop("t", "a");
+    cache.fill("t", "a", { id: "a", n: 1 }, generation);
+    expect(cache.get("t", "a")).toBeUndefined();
+    cache.fill("t", "a", { id: "a", n: 2 }, cache.generation);
+    expect(cache.get("t", "a")).toEqual({ id: "a", n: 2 });
+    now = 1_001;
+    expect(cache.get("t", "a")).toBeUndefined();
+  });
+
+  it("should keep no more rows than its bound, dropping the oldest", () => {
+    const cache = new RowCache(1_000, true, 2);
+    for (const id of ["a", "b", "c"]) cache.fill("t", id, { id }, cache.generation);
+    expect(["a", "b", "c"].map((id) => cache.get("t", id) !== undefined)).toEqual([false, true, true]);
+  });
+
+  it("should serve nothing while not serving", () => {
+    const cache = new RowCache(1_000, false);
+    cache.fill("t", "a", { id: "a" }, cache.generation);
+    expect(cache.get("t", "a")).toBeUndefined();
+  });
+});
+
+describe("cached rows on PGlite (one process)", () => {
+  const messages: string[] = [];
+  const pglite = new PGlite();
+  const storage = createSqlStorage(counted(pgliteDatabase(pglite), messages), { rowCacheMs: 60_000 });
+  beforeAll(() => storage.init([Cached, Plain]), 120_000);
+  afterAll(() => storage.close());
+
+  it("should answer a read-only transaction's gets of cached rows with no message once they were read", async () => {
+    await write(storage, Cached, "a", 1);
+    await write(storage, Cached, "b", 2);
+    const both = () => storage.transact((tx) => Promise.all([tx.get(Cached, "a"), tx.get(Cached, "b")]), { readOnly: true });
+    expect(await tripsOf(messages, both)).toHaveLength(1);
+    let rows: unknown;
+    expect(await tripsOf(messages, async () => { rows = await both(); })).toEqual([]);
+    expect(rows).toEqual([{ id: "a", n: 1 }, { id: "b", n: 2 }]);
+  });
+
+  it("should read a row again once this storage wrote it, and not before the write committed", async () => {
+    await write(storage, Cached, "w", 1);
+    await readN(storage, Cached, "w");
+    await write(storage, Cached, "w", 2);
+    expect(await tripsOf(messages, async () => expect(await readN(storage, Cached, "w")).toBe(2))).toHaveLength(1);
+    // A write that rolls back changes nothing, and the copy may stay.
+    await storage.transact(async (tx) => {
+      await tx.put(Cached, { id: "w", n: 3 });
+      throw new Error("changed my mind");
+    }).catch(() => undefined);
+    expect(await readN(storage, Cached, "w")).toBe(2);
+    await storage.transact((tx) => tx.delete(Cached, "w"));
+    expect(await readN(storage, Cached, "w")).toBeUndefined();
+  });
+
+  it("should read on the database whatever a copy cannot answer: a missing row, other tables, queries, writing transactions", async () => {
+    await write(storage, Cached, "m", 1);
+    await storage.transact((tx) => tx.put(Plain, { id: "p", n: 1 }));
+    await readN(storage, Cached, "m");
+    const mixed = () => storage.transact((tx) => Promise.all([tx.get(Cached, "m"), tx.get(Plain, "p")]), { readOnly: true });
+    expect(await tripsOf(messages, mixed)).toHaveLength(1);
+    expect(await tripsOf(messages, () => readN(storage, Cached, "nobody"))).toHaveLength(1);
+    expect(await tripsOf(messages, () => storage.transact((tx) => tx.query(Cached, "primary"), { readOnly: true }))).toHaveLength(1);
+    const writing = await tripsOf(messages, () => storage.transact((tx) => tx.get(Cached, "m")));
+    expect(writing[0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT data FROM/);
+  });
+
+  it("should read on the database when the function caught the miss and went on", async () => {
+    await write(storage, Cached, "c", 5);
+    await readN(storage, Cached, "c");
+    const answer = await storage.transact(async (tx) => {
+      const plain = await tx.get(Plain, "none").catch(() => "caught");
+      return [plain, (await tx.get(Cached, "c"))?.n];
+    }, { readOnly: true });
+    expect(answer).toEqual([undefined, 5]);
+  });
+
+  it("should see a write made outside the storage once the copy is older than rowCacheMs", async () => {
+    const outside = new PGlite();
+    const short = createSqlStorage(pgliteDatabase(outside), { rowCacheMs: 50 });
+    try {
+      await write(short, Cached, "x", 1);
+      expect(await readN(short, Cached, "x")).toBe(1);
+      await outside.exec(`UPDATE public.cache_rows SET data = '{"id":"x","n":9}'`);
+      expect(await readN(short, Cached, "x")).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(await readN(short, Cached, "x")).toBe(9);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it("should keep no copy when rowCacheMs is 0", async () => {
+    const none: string[] = [];
+    const off = createSqlStorage(counted(pgliteDatabase(new PGlite()), none), { rowCacheMs: 0 });
+    try {
+      await write(off, Cached, "o", 1);
+      await readN(off, Cached, "o");
+      expect(await tripsOf(none, () => readN(off, Cached, "o"))).toHaveLength(1);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+const url = inject("postgresUrl");
+
+describe.skipIf(url === null)("cached rows on PostgreSQL, two storages on one schema (two processes)", () => {
+  const schema = freshSchema("row_cache");
+  let a: SqlStorage, b: SqlStorage;
+  const sent = new Map<SqlStorage, string[]>();
+  /** A storage as another process would open it: a pool of its own, its messages counted. */
+  const open = () => {
+    const messages: string[] = [];
+    // Copies kept for a minute: only a notice can make one see the other's writes within the tests' time.
+    const storage = createSqlStorage(counted(pgDatabase({ connectionString: url!, max: 2 }), messages), { schema, rowCacheMs: 60_000 });
+    sent.set(storage, messages);
+    return storage;
+  };
+  beforeAll(async () => {
+    a = open();
+    b = open();
+    await a.init([Cached]);
+    await b.init([Cached]);
+    await listening(a);
+    await listening(b);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await dropSchema(url!, schema);
+  });
+
+  /** Waits until `storage` serves copies: a row read twice is answered the second time without a message. */
+  async function listening(storage: SqlStorage): Promise<void> {
+    await write(storage, Cached, "probe", 0);
+    await copied(storage, "probe");
+  }
+  /** Waits until `storage` answers row `id` from its copy (a notice of the write that made it may drop the first copy). */
+  async function copied(storage: SqlStorage, id: string): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      await readN(storage, Cached, id);
+      if ((await tripsOf(sent.get(storage)!, () => readN(storage, Cached, id))).length === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`the storage never answered ${id} from a copy`);
+  }
+  /** Polls `read` until it answers `expected`; answers how long that took. */
+  async function within(ms: number, read: () => Promise<unknown>, expected: unknown): Promise<number> {
+    const start = performance.now();
+    for (;;) {
+      if ((await read()) === expected) return performance.now() - start;
+      if (performance.now() - start > ms) throw new Error(`not seen within ${ms} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+
+  it("should drop a copy when another storage on the schema writes its row, long before rowCacheMs", async () => {
+    await write(b, Cached, "shared", 1);
+    await copied(a, "shared");
+    expect(await readN(a, Cached, "shared")).toBe(1);
+    await write(b, Cached, "shared", 2);
+    await within(2_000, () => readN(a, Cached, "shared"), 2);
+    await b.transact((tx) => tx.delete(Cached, "shared"));
+    await within(2_000, () => readN(a, Cached, "shared"), undefined);
+  });
+
+  it("should read on the database while its notices cannot arrive, and serve copies again once they can", async () => {
+    await write(b, Cached, "lost", 1);
+    await copied(a, "lost");
+    // End the listening connection of `a` only (its LISTEN names the schema; `b` listens on the same channel: end the older one).
+    const listeners = await adminQuery<{ pid: number }>(url!,
+      `SELECT pid FROM pg_stat_activity WHERE application_name = 'playfield-listen' AND query LIKE '%${schema}%' ORDER BY backend_start LIMIT 1`);
+    expect(listeners).toHaveLength(1);
+    await adminQuery(url!, `SELECT pg_terminate_backend(${listeners[0]!.pid})`);
+    // Whichever of the two lost its notices, neither may answer from a copy the other's write made old.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await write(b, Cached, "lost", 2);
+    await write(a, Cached, "lost2", 2);
+    expect(await readN(a, Cached, "lost")).toBe(2);
+    expect(await readN(b, Cached, "lost2")).toBe(2);
+    await listening(a);
+    await listening(b);
+  });
+
+  it("should drop every copy, in both, when one restores a snapshot", async () => {
+    await write(a, Cached, "snap", 1);
+    const snapshot = await a.snapshot!();
+    await write(a, Cached, "snap", 2);
+    await copied(b, "snap");
+    expect(await readN(b, Cached, "snap")).toBe(2);
+    await a.restore!(snapshot);
+    expect(await readN(a, Cached, "snap")).toBe(1);
+    await within(2_000, () => readN(b, Cached, "snap"), 1);
+  });
+});

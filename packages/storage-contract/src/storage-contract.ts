@@ -88,6 +88,14 @@ const Members = defineTable<Member>()({
   indexes: { byRoom: { key: (row) => [row.room] } },
 });
 
+/** Read by read-only transactions on every call and written rarely: an adapter may copy its rows (docs/storage.md, "Cached rows"). */
+const Devices = defineTable<Account>()({
+  name: "contract_devices",
+  primaryKey: (row) => row.id,
+  indexes: {},
+  cachedReads: true,
+});
+
 /** Lets other transactions run, if the adapter interleaves them. */
 const pause = (turns = 1) => new Promise<void>((resolve) => {
   let left = turns;
@@ -424,6 +432,47 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
           expect(rows.every((row) => row.balance >= 0)).toBe(true);
           expect(new Map(rows.map((row) => [row.id, row.balance]))).toEqual(expected);
         }), { numRuns });
+      });
+    });
+
+    describe("tables declared cachedReads", () => {
+      const readOnly = (id: string) => storage.transact((tx) => tx.get(Devices, id), { readOnly: true });
+
+      it("should answer a read-only transaction with every write committed before it: put, overwrite, delete", async () => {
+        await putAll(Devices, [account("d1", "ann", 1)]);
+        expect(await readOnly("d1")).toEqual(account("d1", "ann", 1));
+        expect(await readOnly("d1")).toEqual(account("d1", "ann", 1));
+        await putAll(Devices, [account("d1", "ann", 2)]);
+        expect(await readOnly("d1")).toEqual(account("d1", "ann", 2));
+        await run((tx) => tx.delete(Devices, "d1"));
+        expect(await readOnly("d1")).toBeUndefined();
+        await putAll(Devices, [account("d1", "bob", 3)]);
+        expect(await readOnly("d1")).toEqual(account("d1", "bob", 3));
+      });
+
+      it("should never answer with a write that rolled back, in a read-only or a writing transaction", async () => {
+        await putAll(Devices, [account("d2", "ann", 1)]);
+        await readOnly("d2");
+        await expect(run(async (tx) => {
+          await tx.put(Devices, account("d2", "ann", 99));
+          throw new Error("changed my mind");
+        })).rejects.toThrow("changed my mind");
+        expect(await readOnly("d2")).toEqual(account("d2", "ann", 1));
+        expect(await run((tx) => tx.get(Devices, "d2"))).toEqual(account("d2", "ann", 1));
+      });
+
+      it("should answer what clear and restore left, not what was read before them", async () => {
+        await putAll(Devices, [account("d3", "ann", 1)]);
+        await readOnly("d3");
+        if (storage.snapshot && storage.restore) {
+          const before = await storage.snapshot();
+          await putAll(Devices, [account("d3", "ann", 2)]);
+          expect(await readOnly("d3")).toEqual(account("d3", "ann", 2));
+          await storage.restore(before);
+          expect(await readOnly("d3")).toEqual(account("d3", "ann", 1));
+        }
+        await storage.clear();
+        expect(await readOnly("d3")).toBeUndefined();
       });
     });
 

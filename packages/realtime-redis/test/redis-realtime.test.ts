@@ -4,6 +4,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { createRealtimeHub } from "@playfield/server";
 import { connectRedisRealtime, type RedisRealtime, type RedisRealtimeOptions } from "../src/index.js";
 import { adminClient, dropPrefix, freshPrefix, subscribers } from "./redis-test-kit.js";
 
@@ -78,6 +79,27 @@ describe.skipIf(redisUrl === null)("connectRedisRealtime on Redis", () => {
 
       stopSecond();
       await expect.poll(() => subscribers(admin, channel)).toBe(0);
+    });
+
+    it("should publish an event for many users once, and deliver it once to each on whichever process holds them, in order with their own events", async () => {
+      prefix = freshPrefix("many");
+      const [a, b] = [await processOf(), await processOf()];
+      const hubs = [createRealtimeHub({ pubsub: a.pubsub }), createRealtimeHub({ pubsub: b.pubsub })];
+      const recipients = Array.from({ length: 20 }, (_, i) => `u${i}`);
+      const got = new Map(recipients.map((userId, i) => {
+        const texts: string[] = [];
+        hubs[i % 2]!.attach({ userId, send: () => undefined, sendText: (text) => texts.push(text) });
+        return [userId, texts];
+      }));
+      await expect.poll(() => subscribers(admin, `${prefix}rt:many`)).toBe(2);
+      await expect.poll(() => subscribers(admin, `${prefix}rt:user:u19`)).toBe(1);
+      const event = (n: number) => ({ type: "presence", userId: "x", presence: { status: "online" }, n }) as never;
+      hubs[0]!.publish("u1", event(1));
+      hubs[0]!.publishMany(recipients, event(2));
+      hubs[0]!.publish("u1", event(3));
+      await expect.poll(() => got.get("u1")!.length).toBe(3);
+      expect(got.get("u1")!.map((text) => JSON.parse(text).n)).toEqual([1, 2, 3]);
+      for (const userId of recipients) await expect.poll(() => got.get(userId)!.filter((text) => JSON.parse(text).n === 2)).toHaveLength(1);
     });
 
     it("should not deliver another prefix's payloads", async () => {

@@ -46,6 +46,28 @@ export interface RealtimeHubOptions {
 const topicOf = (userId: string) => `user:${userId}`;
 
 /**
+ * The topic of events for many users at once (a group message, a roster
+ * change): published once, every process with connections hears it and
+ * delivers to its own recipients. For fewer recipients than this, one
+ * publish per recipient reaches only the processes that hold them.
+ */
+const MANY_TOPIC = "many";
+export const MANY_FROM = 8;
+
+/** The recipients of a payload on MANY_TOPIC; none when it is not one (a shared Redis may carry anything). */
+function recipientsOf(message: string): string[] {
+  try {
+    const to: unknown = JSON.parse(message.slice(0, message.indexOf("\n")));
+    return Array.isArray(to) ? to.filter((id): id is string => typeof id === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A payload on MANY_TOPIC: the recipients as JSON, a newline (JSON text never holds one raw), then the event's JSON. */
+const manyPayload = (userIds: readonly string[], payload: string) => `${JSON.stringify(userIds)}\n${payload}`;
+
+/**
  * Creates a hub over a pub/sub port: a user's topic is subscribed while the
  * user has a connection on this process, so publishing to a user with no
  * connection anywhere costs one publish and nothing else.
@@ -53,6 +75,8 @@ const topicOf = (userId: string) => `user:${userId}`;
 export function createRealtimeHub(options: RealtimeHubOptions = {}): RealtimeHub {
   const pubsub = options.pubsub ?? createLocalPubSub();
   const byUser = new Map<string, { connections: Set<RealtimeConnection>; unsubscribe: () => void }>();
+  // Subscribed with the first connection and kept: a process that never holds one never hears events for many.
+  let hearsMany = false;
 
   function deliver(userId: string, payload: string): void {
     const entry = byUser.get(userId);
@@ -70,7 +94,9 @@ export function createRealtimeHub(options: RealtimeHubOptions = {}): RealtimeHub
     },
     publishMany(userIds, event) {
       const payload = JSON.stringify(event);
-      for (const userId of new Set(userIds)) pubsub.publish(topicOf(userId), payload);
+      const to = [...new Set(userIds)];
+      if (to.length >= MANY_FROM) pubsub.publish(MANY_TOPIC, manyPayload(to, payload));
+      else for (const userId of to) pubsub.publish(topicOf(userId), payload);
     },
     publishHere(userIds, event) {
       const payload = JSON.stringify(event);
@@ -79,6 +105,13 @@ export function createRealtimeHub(options: RealtimeHubOptions = {}): RealtimeHub
     isOnline: (userId) => (byUser.get(userId)?.connections.size ?? 0) > 0,
     attach(connection) {
       const { userId } = connection;
+      if (!hearsMany) {
+        hearsMany = true;
+        pubsub.subscribe(MANY_TOPIC, (message) => {
+          const payload = message.slice(message.indexOf("\n") + 1);
+          for (const to of recipientsOf(message)) deliver(to, payload);
+        });
+      }
       let entry = byUser.get(userId);
       if (!entry) {
         const connections = new Set<RealtimeConnection>();

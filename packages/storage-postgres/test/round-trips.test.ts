@@ -7,39 +7,18 @@
 import { PGlite } from "@electric-sql/pglite";
 import { defineTable } from "@playfield/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqlStorage, pgliteDatabase, type SqlDatabase } from "../src/index.js";
+import { createSqlStorage, pgliteDatabase } from "../src/index.js";
+import { countedDatabase, messagesOf } from "./counted-database.js";
 
 interface Row { id: string; n: number; tag: string }
 const Plain = defineTable<Row>()({ name: "trips_plain", primaryKey: (row) => row.id, indexes: {} });
 const Unique = defineTable<Row>()({ name: "trips_unique", primaryKey: (row) => row.id, indexes: { byTag: { key: (row) => [row.tag], unique: true } } });
 
 const messages: string[] = [];
-/** The database, with each message it is sent recorded. */
-function counted(database: SqlDatabase): SqlDatabase {
-  return {
-    kind: database.kind,
-    close: () => database.close(),
-    session: (fn) => database.session((session) => fn({
-      query: (text, params) => {
-        messages.push(text);
-        return session.query(text, params);
-      },
-      batch: (texts) => {
-        messages.push(texts.join("; "));
-        return session.batch(texts);
-      },
-    })),
-  };
-}
-
 const pglite = new PGlite();
-const storage = createSqlStorage(counted(pgliteDatabase(pglite)));
+const storage = createSqlStorage(countedDatabase(pgliteDatabase(pglite), messages));
 /** The messages `fn` makes the storage send. */
-async function tripsOf(fn: () => Promise<unknown>): Promise<string[]> {
-  messages.length = 0;
-  await fn();
-  return [...messages];
-}
+const tripsOf = (fn: () => Promise<unknown>) => messagesOf(messages, fn);
 
 beforeAll(async () => {
   await storage.init([Plain, Unique]);

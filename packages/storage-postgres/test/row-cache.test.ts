@@ -8,40 +8,14 @@
 import { PGlite } from "@electric-sql/pglite";
 import { defineTable } from "@playfield/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createSqlStorage, pgDatabase, pgliteDatabase, type SqlDatabase, type SqlStorage } from "../src/index.js";
+import { createSqlStorage, pgDatabase, pgliteDatabase, type SqlStorage } from "../src/index.js";
+import { countedDatabase, messagesOf } from "./counted-database.js";
 import { RowCache } from "../src/row-cache.js";
 import { adminQuery, dropSchema, freshSchema } from "./postgres-schema.js";
 
 interface Row { id: string; n: number }
 const Cached = defineTable<Row>()({ name: "cache_rows", primaryKey: (row) => row.id, indexes: {}, cachedReads: true });
 const Plain = defineTable<Row>()({ name: "cache_plain", primaryKey: (row) => row.id, indexes: {} });
-
-/** `database`, with each message it is sent pushed to `messages`. */
-function counted(database: SqlDatabase, messages: string[]): SqlDatabase {
-  return {
-    ...database,
-    kind: database.kind,
-    oneProcess: database.oneProcess,
-    close: () => database.close(),
-    session: (fn) => database.session((session) => fn({
-      query: (text, params) => {
-        messages.push(text);
-        return session.query(text, params);
-      },
-      batch: (texts) => {
-        messages.push(texts.join("; "));
-        return session.batch(texts);
-      },
-    })),
-  };
-}
-
-/** The messages `fn` made the storage send. */
-async function tripsOf(messages: string[], fn: () => Promise<unknown>): Promise<string[]> {
-  messages.length = 0;
-  await fn();
-  return [...messages];
-}
 
 const readN = (storage: SqlStorage, table: typeof Cached, id: string) =>
   storage.transact(async (tx) => (await tx.get(table, id))?.n, { readOnly: true });
@@ -77,7 +51,7 @@ describe("the row cache", () => {
 describe("cached rows on PGlite (one process)", () => {
   const messages: string[] = [];
   const pglite = new PGlite();
-  const storage = createSqlStorage(counted(pgliteDatabase(pglite), messages), { rowCacheMs: 60_000 });
+  const storage = createSqlStorage(countedDatabase(pgliteDatabase(pglite), messages), { rowCacheMs: 60_000 });
   beforeAll(() => storage.init([Cached, Plain]), 120_000);
   afterAll(() => storage.close());
 
@@ -85,9 +59,9 @@ describe("cached rows on PGlite (one process)", () => {
     await write(storage, Cached, "a", 1);
     await write(storage, Cached, "b", 2);
     const both = () => storage.transact((tx) => Promise.all([tx.get(Cached, "a"), tx.get(Cached, "b")]), { readOnly: true });
-    expect(await tripsOf(messages, both)).toHaveLength(1);
+    expect(await messagesOf(messages, both)).toHaveLength(1);
     let rows: unknown;
-    expect(await tripsOf(messages, async () => { rows = await both(); })).toEqual([]);
+    expect(await messagesOf(messages, async () => { rows = await both(); })).toEqual([]);
     expect(rows).toEqual([{ id: "a", n: 1 }, { id: "b", n: 2 }]);
   });
 
@@ -95,7 +69,7 @@ describe("cached rows on PGlite (one process)", () => {
     await write(storage, Cached, "w", 1);
     await readN(storage, Cached, "w");
     await write(storage, Cached, "w", 2);
-    expect(await tripsOf(messages, async () => expect(await readN(storage, Cached, "w")).toBe(2))).toHaveLength(1);
+    expect(await messagesOf(messages, async () => expect(await readN(storage, Cached, "w")).toBe(2))).toHaveLength(1);
     // A write that rolls back changes nothing, and the copy may stay.
     await storage.transact(async (tx) => {
       await tx.put(Cached, { id: "w", n: 3 });
@@ -111,10 +85,10 @@ describe("cached rows on PGlite (one process)", () => {
     await storage.transact((tx) => tx.put(Plain, { id: "p", n: 1 }));
     await readN(storage, Cached, "m");
     const mixed = () => storage.transact((tx) => Promise.all([tx.get(Cached, "m"), tx.get(Plain, "p")]), { readOnly: true });
-    expect(await tripsOf(messages, mixed)).toHaveLength(1);
-    expect(await tripsOf(messages, () => readN(storage, Cached, "nobody"))).toHaveLength(1);
-    expect(await tripsOf(messages, () => storage.transact((tx) => tx.query(Cached, "primary"), { readOnly: true }))).toHaveLength(1);
-    const writing = await tripsOf(messages, () => storage.transact((tx) => tx.get(Cached, "m")));
+    expect(await messagesOf(messages, mixed)).toHaveLength(1);
+    expect(await messagesOf(messages, () => readN(storage, Cached, "nobody"))).toHaveLength(1);
+    expect(await messagesOf(messages, () => storage.transact((tx) => tx.query(Cached, "primary"), { readOnly: true }))).toHaveLength(1);
+    const writing = await messagesOf(messages, () => storage.transact((tx) => tx.get(Cached, "m")));
     expect(writing[0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT data FROM/);
   });
 
@@ -145,11 +119,11 @@ describe("cached rows on PGlite (one process)", () => {
 
   it("should keep no copy when rowCacheMs is 0", async () => {
     const none: string[] = [];
-    const off = createSqlStorage(counted(pgliteDatabase(new PGlite()), none), { rowCacheMs: 0 });
+    const off = createSqlStorage(countedDatabase(pgliteDatabase(new PGlite()), none), { rowCacheMs: 0 });
     try {
       await write(off, Cached, "o", 1);
       await readN(off, Cached, "o");
-      expect(await tripsOf(none, () => readN(off, Cached, "o"))).toHaveLength(1);
+      expect(await messagesOf(none, () => readN(off, Cached, "o"))).toHaveLength(1);
     } finally {
       await off.close();
     }
@@ -166,7 +140,7 @@ describe.skipIf(url === null)("cached rows on PostgreSQL, two storages on one sc
   const open = () => {
     const messages: string[] = [];
     // Copies kept for a minute: only a notice can make one see the other's writes within the tests' time.
-    const storage = createSqlStorage(counted(pgDatabase({ connectionString: url!, max: 2 }), messages), { schema, rowCacheMs: 60_000 });
+    const storage = createSqlStorage(countedDatabase(pgDatabase({ connectionString: url!, max: 2 }), messages), { schema, rowCacheMs: 60_000 });
     sent.set(storage, messages);
     return storage;
   };
@@ -192,7 +166,7 @@ describe.skipIf(url === null)("cached rows on PostgreSQL, two storages on one sc
   async function copied(storage: SqlStorage, id: string): Promise<void> {
     for (let i = 0; i < 100; i++) {
       await readN(storage, Cached, id);
-      if ((await tripsOf(sent.get(storage)!, () => readN(storage, Cached, id))).length === 0) return;
+      if ((await messagesOf(sent.get(storage)!, () => readN(storage, Cached, id))).length === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`the storage never answered ${id} from a copy`);

@@ -1,0 +1,26 @@
+/** A database that records each message it is sent, for tests that count round trips. */
+import type { SqlDatabase } from "../src/index.js";
+
+/** `database`, with each message pushed to `messages` (a batch as its statements joined by "; "). */
+export function countedDatabase(database: SqlDatabase, messages: string[]): SqlDatabase {
+  return {
+    ...database,
+    session: (fn) => database.session((session) => fn({
+      query: (text, params) => {
+        messages.push(text);
+        return session.query(text, params);
+      },
+      batch: (texts) => {
+        messages.push(texts.join("; "));
+        return session.batch(texts);
+      },
+    })),
+  };
+}
+
+/** The messages `fn` made a counted database send (`messages` is emptied first). */
+export async function messagesOf(messages: string[], fn: () => Promise<unknown>): Promise<string[]> {
+  messages.length = 0;
+  await fn();
+  return [...messages];
+}

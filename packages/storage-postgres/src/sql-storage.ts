@@ -153,6 +153,14 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
     schema,
     get retries() { return retries; },
     transact,
+    // The reads go first in the transaction's first message, in a read-only transaction of their own.
+    transactAfterReads: (reads, fn) => transact(async (tx) => {
+      const read = reads((tx as SqlTx).before());
+      read.catch(() => undefined);
+      const value = await fn(tx, read);
+      await read;
+      return value;
+    }),
     init: (tables) => ensure(tables as readonly TableDef<never>[] as readonly TableDef<unknown>[]),
     async clear() {
       await database.session(async (session) => {
@@ -248,6 +256,8 @@ const OWN_TURNS = 2;
 
 const BEGIN = "BEGIN ISOLATION LEVEL SERIALIZABLE";
 const BEGIN_READ_ONLY = "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY";
+// The reads before a transaction: a snapshot's, which a read-only transaction that commits at once may read without SERIALIZABLE's predicate locks.
+const BEGIN_BEFORE = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
 
 /** How a run goes: read-only or not, and (read-only) whether it commits with its first reads. */
 interface TxMode {
@@ -274,7 +284,7 @@ async function runOnce<T>(
   session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined,
   mode: TxMode, sizes: BucketSizes, rows: RowCacheOf | undefined, written: Written,
 ): Promise<Outcome<T>> {
-  const pipeline = new Pipeline(session, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce });
+  const pipeline = new Pipeline(session, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce, beginBefore: BEGIN_BEFORE });
   const tx = new SqlTx(pipeline, layoutOf, mode.readOnly, sizes, rows, written);
   let value: T;
   try {
@@ -319,14 +329,26 @@ class SqlTx implements Tx {
     private readonly sizes: BucketSizes,
     private readonly rows: RowCacheOf | undefined,
     private readonly written: Written,
+    /** Reads of the read-only transaction sent before this one (`transactAfterReads`). */
+    private readonly first = false,
   ) {}
+
+  /** A read-only Tx whose reads go before this transaction, in its first message. */
+  before(): SqlTx {
+    // Its reads fill no cached copies: they are a snapshot's, not the serializable reads copies are made from.
+    return new SqlTx(this.pipeline, this.layoutOf, true, this.sizes, undefined, this.written, true);
+  }
+
+  private run<Row>(text: string, params: readonly unknown[]): Promise<Row[]> {
+    return this.first ? this.pipeline.runBefore<Row>(text, params) : this.pipeline.run<Row>(text, params);
+  }
 
   async get<R>(def: TableDef<R>, id: string) {
     const table = this.layout(def as TableDef<unknown>);
     // What a read-only transaction reads of a cached table is kept, unless the row was written meanwhile.
     const keep = this.readOnly && def.cachedReads === true ? this.rows?.cache : undefined;
     const generation = keep?.generation ?? 0;
-    const rows = await this.pipeline.run<{ data: string }>(`SELECT data FROM ${table.sql} WHERE id = $1::bytea`, [primaryKeyBytes(table, id)]);
+    const rows = await this.run<{ data: string }>(`SELECT data FROM ${table.sql} WHERE id = $1::bytea`, [primaryKeyBytes(table, id)]);
     if (rows.length === 0) return undefined;
     const row = decodeRow<R>(rows[0]!.data);
     keep?.fill(def.name, id, row, generation);
@@ -338,7 +360,7 @@ class SqlTx implements Tx {
     if (ids.length === 0) return [];
     const hexIds = ids.map((id) => hex(primaryKeyBytes(table, id)));
     // One statement for all ids: the ids go as one text of hex keys, which any driver binds alike.
-    const rows = await this.pipeline.run<{ h: string; data: string }>(
+    const rows = await this.run<{ h: string; data: string }>(
       `SELECT encode(id, 'hex') AS h, data FROM ${table.sql} WHERE id IN (SELECT decode(x, 'hex') FROM unnest(string_to_array($1::text, ',')) AS x)`,
       [hexIds.join(",")],
     );
@@ -381,7 +403,7 @@ class SqlTx implements Tx {
     const table = this.layout(def as TableDef<unknown>);
     const statement = selectSql(table, indexOf(table, index), query, this.sizes);
     if (statement === null) return [];
-    const rows = await this.pipeline.run<{ data: string }>(statement.text, statement.params);
+    const rows = await this.run<{ data: string }>(statement.text, statement.params);
     return rows.map((row) => decodeRow<R>(row.data));
   }
 
@@ -389,7 +411,7 @@ class SqlTx implements Tx {
     const table = this.layout(def as TableDef<unknown>);
     const statement = countSql(table, indexOf(table, index), query, this.sizes);
     if (statement === null) return 0;
-    const rows = await this.pipeline.run<{ n: number }>(statement.text, statement.params);
+    const rows = await this.run<{ n: number }>(statement.text, statement.params);
     return Math.min(rows[0]!.n, statement.cap ?? Infinity);
   }
 

@@ -12,7 +12,10 @@
  * - a read-only transaction sends its first message as `BEGIN …; reads;
  *   COMMIT`: one round trip for a transaction that reads once (most do). If
  *   its function then asks for more, this run is given up and the
- *   transaction runs again with BEGIN and COMMIT of their own.
+ *   transaction runs again with BEGIN and COMMIT of their own;
+ * - reads asked for before the transaction (`transactAfterReads`) go first
+ *   in the first message, in a read-only transaction of their own:
+ *   `BEGIN … READ ONLY; reads; COMMIT; BEGIN …; statements`.
  *
  * A message that fails fails every statement in it: the database aborts the
  * transaction at the first failed statement, so nothing after it counts.
@@ -40,6 +43,8 @@ export interface PipelineOptions {
   begin: string;
   /** Commit with the first message (a read-only transaction that expects to read once). */
   commitFirst: boolean;
+  /** The BEGIN of the read-only transaction of the reads before this one (`runBefore`). */
+  beginBefore?: string;
 }
 
 /**
@@ -48,6 +53,8 @@ export interface PipelineOptions {
  */
 export class Pipeline {
   private pending: Statement[] = [];
+  /** Reads of the read-only transaction that goes before this one, in the first message. */
+  private before: Statement[] = [];
   private pumping: Promise<void> | null = null;
   private begun = false;
   /** A message carrying COMMIT went out: no statement may follow. */
@@ -73,6 +80,19 @@ export class Pipeline {
     });
   }
 
+  /** Runs a read in the read-only transaction before this one: only until the first message goes. */
+  runBefore<Row>(text: string, params: readonly unknown[]): Promise<Row[]> {
+    return new Promise<Row[]>((resolve, reject) => {
+      if (this.begun || this.sealed) {
+        const error = new Error("the reads before a transaction must all be asked for at once, before its first statement goes");
+        this.fail(error);
+        throw error;
+      }
+      this.before.push({ text, params, answer: { resolve: resolve as (rows: never[]) => void, reject } });
+      this.schedule();
+    });
+  }
+
   /** Queues a write nothing waits for: it goes with the next message, or with COMMIT. */
   defer(text: string, params: readonly unknown[]): void {
     this.push({ text, params });
@@ -83,7 +103,7 @@ export class Pipeline {
     this.closed = true;
     await this.settled();
     if (this.failure !== undefined) throw this.failure;
-    if (this.sealed || (!this.begun && this.pending.length === 0)) return;
+    if (this.sealed || (!this.begun && this.pending.length === 0 && this.before.length === 0)) return;
     const batch = this.pending;
     this.pending = [];
     await this.send(batch, true);
@@ -93,8 +113,9 @@ export class Pipeline {
   async rollback(): Promise<void> {
     this.closed = true;
     await this.settled();
-    for (const statement of this.pending) statement.answer?.reject(new Error("the transaction was rolled back"));
+    for (const statement of [...this.before, ...this.pending]) statement.answer?.reject(new Error("the transaction was rolled back"));
     this.pending = [];
+    this.before = [];
     // After a failed COMMIT there is no transaction left, and a broken connection cannot answer: neither matters here.
     if (this.begun && !this.committed) await this.session.query("ROLLBACK").catch(() => undefined);
   }
@@ -109,7 +130,7 @@ export class Pipeline {
   }
 
   private waiting(): boolean {
-    return this.pending.some((statement) => statement.answer !== undefined);
+    return this.before.length > 0 || this.pending.some((statement) => statement.answer !== undefined);
   }
 
   /** Sends what is pending after this turn (a microtask: statements asked for in the same turn all get in). */
@@ -137,7 +158,10 @@ export class Pipeline {
   private async send(batch: readonly Statement[], commit: boolean): Promise<void> {
     const first = !this.begun;
     const commitToo = commit || (first && this.options.commitFirst);
+    const before = first ? this.before : [];
+    this.before = [];
     let results: unknown[][];
+    let beforeResults: unknown[][] = [];
     try {
       if (this.failure !== undefined) throw this.failure;
       this.begun = true;
@@ -146,19 +170,32 @@ export class Pipeline {
         // One statement alone: bound parameters, no literals to write.
         results = [await this.session.query(batch[0]!.text, batch[0]!.params)];
       } else {
-        const texts: string[] = first ? [this.options.begin] : [];
-        for (const statement of batch) texts.push(statement.params.length === 0 ? statement.text : inlineParams(statement.text, statement.params));
+        const texts: string[] = [];
+        if (before.length > 0) {
+          texts.push(this.options.beginBefore ?? "BEGIN READ ONLY");
+          for (const statement of before) texts.push(literal(statement));
+          texts.push("COMMIT");
+        }
+        if (first) texts.push(this.options.begin);
+        for (const statement of batch) texts.push(literal(statement));
         if (commitToo) texts.push("COMMIT");
         results = await this.session.batch(texts);
-        if (first) results = results.slice(1);
+        if (before.length > 0) beforeResults = results.slice(1, 1 + before.length);
+        if (first) results = results.slice(before.length > 0 ? before.length + 3 : 1);
       }
     } catch (error) {
       this.fail(error);
-      for (const statement of batch) statement.answer?.reject(error);
+      for (const statement of [...before, ...batch]) statement.answer?.reject(error);
       if (commit) throw error;
       return;
     }
     if (commitToo) this.committed = true;
+    for (let i = 0; i < before.length; i++) before[i]!.answer?.resolve((beforeResults[i] ?? []) as never[]);
     for (let i = 0; i < batch.length; i++) batch[i]!.answer?.resolve((results[i] ?? []) as never[]);
   }
+}
+
+/** A statement as text, its parameters written in as literals. */
+function literal(statement: Statement): string {
+  return statement.params.length === 0 ? statement.text : inlineParams(statement.text, statement.params);
 }

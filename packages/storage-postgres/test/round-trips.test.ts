@@ -5,7 +5,7 @@
  * every message to the database counted.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { defineTable } from "@playfield/core";
+import { defineTable, transactAfterReads } from "@playfield/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqlStorage, pgliteDatabase } from "../src/index.js";
 import { countedDatabase, messagesOf } from "./counted-database.js";
@@ -79,6 +79,39 @@ describe("round trips per transaction", () => {
     expect(trips).toHaveLength(3);
     const stored = await storage.transact((tx) => tx.get(Unique, "u2"), { readOnly: true });
     expect(stored?.tag).toBe("free");
+  });
+
+  it("should send the reads before a transaction in its first message, in a read-only snapshot of their own", async () => {
+    await storage.transact((tx) => Promise.all([tx.put(Plain, { id: "sum", n: 0, tag: "sum" }), tx.put(Plain, { id: "x", n: 2, tag: "x" }), tx.put(Plain, { id: "y", n: 3, tag: "y" })]));
+    let seen: [number, number] = [0, 0];
+    const trips = await tripsOf(async () => {
+      seen = await transactAfterReads(storage, (tx) => Promise.all([tx.get(Plain, "x"), tx.get(Plain, "y")]), async (tx, read) => {
+        const sum = await tx.get(Plain, "sum");
+        const [x, y] = await read;
+        await tx.put(Plain, { ...sum!, n: x!.n + y!.n });
+        return [x!.n, y!.n];
+      });
+    });
+    expect(seen).toEqual([2, 3]);
+    expect((await storage.transact((tx) => tx.get(Plain, "sum"), { readOnly: true }))!.n).toBe(5);
+    expect(trips).toHaveLength(2);
+    expect(trips[0]).toMatch(/^BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT .*; SELECT .*; COMMIT; BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT [^;]*$/s);
+    expect(trips[1]).toMatch(/^INSERT .*; COMMIT$/s);
+    // A function that asks for nothing gets the reads all the same.
+    const quiet = await tripsOf(async () => {
+      expect(await transactAfterReads(storage, (tx) => tx.get(Plain, "y"), async (_tx, read) => (await read)!.n)).toBe(3);
+    });
+    expect(quiet).toHaveLength(2);
+  });
+
+  it("should refuse reads before a transaction asked for after its first message went", async () => {
+    await expect(transactAfterReads(storage, async (tx) => {
+      await tx.get(Plain, "b");
+      return tx.get(Plain, "c");
+    }, async (tx, read) => {
+      await tx.get(Plain, "a");
+      return read;
+    })).rejects.toThrow(/must all be asked for at once/);
   });
 
   it("should roll back deferred puts with the transaction when its function throws", async () => {

@@ -36,6 +36,18 @@ function countingRuns(inner: Storage): Storage & { runs: number[] } {
         runs.push(times);
       }
     },
+    // The datastore's calls run here (their usage sums are read before the transaction).
+    async transactAfterReads(reads, fn) {
+      let times = 0;
+      try {
+        return await inner.transactAfterReads!(reads, (tx, read) => {
+          times++;
+          return fn(tx, read);
+        });
+      } finally {
+        runs.push(times);
+      }
+    },
   };
 }
 
@@ -106,6 +118,9 @@ describe.skipIf(url === null)("services on PostgreSQL, many players at once", ()
   });
 
   it("should let 16 players of one experience Set datastore values at once, all succeeding, with the usage counted exactly", async () => {
+    // In one minute: calls are counted per calendar minute, and a run that crossed one would count in two windows.
+    server.clock.set(Date.UTC(2026, 5, 1, 12, 0, 0));
+    server.clock.freeze();
     const creator = await server.seed.user();
     const experienceId = await experienceOf(creator.userId);
     const sessionId = server.deps.ids.id("gs");

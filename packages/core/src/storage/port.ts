@@ -137,6 +137,19 @@ export interface Storage {
    */
   transact<T>(fn: (tx: Tx) => Promise<T>, options?: TransactOptions): Promise<T>;
   /**
+   * Optional (callers use `transactAfterReads`, which falls back to two
+   * transactions): `reads` in a read-only transaction of its own, a
+   * consistent snapshot taken just before `fn`'s transaction begins, then
+   * `fn` in a transaction, handed the reads' answer as a promise so that it
+   * may start its own statements first. What `reads` read takes no part in
+   * `fn`'s transaction: a concurrent write of it is no conflict (sums over
+   * rows that concurrent transactions write, as sharded counters). `reads`
+   * asks for all its reads at once. An adapter that runs `fn` again runs
+   * `reads` again before it. PostgreSQL sends both transactions' first
+   * statements in one message.
+   */
+  transactAfterReads?<B, T>(reads: (tx: Tx) => Promise<B>, fn: (tx: Tx, read: Promise<B>) => Promise<T>): Promise<T>;
+  /**
    * Sets up these tables now (an adapter that creates tables or migrates
    * them does it here, before the first transaction needs them), e.g.
    * `init(allTables)` when a server starts. Tables not named are set up on
@@ -153,6 +166,21 @@ export interface Storage {
   snapshot?(): Promise<StorageSnapshot>;
   /** Replaces every row with the snapshot's (the snapshot stays usable: restore it again at will). */
   restore?(snapshot: StorageSnapshot): Promise<void>;
+}
+
+/**
+ * `storage.transactAfterReads(reads, fn)`, or on an adapter without it
+ * `reads` in a read-only transaction, then `fn` in a transaction of its own.
+ *
+ * @example
+ * await transactAfterReads(storage, (tx) => tx.query(Shards, "byCounter", { equals: ["c"] }), async (tx, read) => {
+ *   const [mine, shards] = await Promise.all([tx.get(Shards, myShardId), read]); // one round trip on PostgreSQL
+ *   …
+ * });
+ */
+export function transactAfterReads<B, T>(storage: Storage, reads: (tx: Tx) => Promise<B>, fn: (tx: Tx, read: Promise<B>) => Promise<T>): Promise<T> {
+  if (storage.transactAfterReads) return storage.transactAfterReads(reads, fn);
+  return storage.transact(reads, { readOnly: true }).then((read) => storage.transact((tx) => fn(tx, Promise.resolve(read))));
 }
 
 /** Every row of a storage at one moment, by table: opaque to callers, readable only by the adapter that took it. */

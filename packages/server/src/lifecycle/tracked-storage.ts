@@ -31,18 +31,23 @@ export function trackTransactions(storage: Storage): TrackedStorage {
     settle();
     throw error;
   };
+  const counted = <T>(start: () => Promise<T>): Promise<T> => {
+    running += 1;
+    let result: Promise<T>;
+    try {
+      result = start();
+    } catch (error) {
+      // A storage that throws rather than rejects is counted down all the same.
+      result = Promise.reject(error);
+    }
+    return result.then(done, failed);
+  };
   const tracked: Storage = {
-    transact<T>(fn: (tx: Tx) => Promise<T>, options?: TransactOptions): Promise<T> {
-      running += 1;
-      let result: Promise<T>;
-      try {
-        result = storage.transact(fn, options);
-      } catch (error) {
-        // A storage that throws rather than rejects is counted down all the same.
-        result = Promise.reject(error);
-      }
-      return result.then(done, failed);
-    },
+    transact: <T>(fn: (tx: Tx) => Promise<T>, options?: TransactOptions): Promise<T> => counted(() => storage.transact(fn, options)),
+    ...(storage.transactAfterReads && {
+      transactAfterReads: <B, T>(reads: (tx: Tx) => Promise<B>, fn: (tx: Tx, read: Promise<B>) => Promise<T>): Promise<T> =>
+        counted(() => storage.transactAfterReads!(reads, fn)),
+    }),
     init: (tables) => storage.init(tables),
     clear: () => storage.clear(),
     ...(storage.snapshot && { snapshot: () => storage.snapshot!() }),

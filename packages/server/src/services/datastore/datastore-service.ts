@@ -1,14 +1,15 @@
 import {
-  addToOrdered, fail, mergeTopLevelText, schemas, setMayWrite, tables, utf8Length,
-  type DatastoreService, type OrderedEntryRow, type Tx,
+  addToOrdered, fail, mergeTopLevelText, schemas, setMayWrite, tables, transactAfterReads, utf8Length,
+  type DatastoreEntryRow, type DatastoreHistoryRow, type DatastoreService, type OrderedEntryRow, type Tx,
 } from "@playfield/core";
 import type { GameCaller } from "../../rpc/caller.js";
 import type { HandlerContext } from "../../rpc/handler-context.js";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { requireLiveMember, requireWrite } from "./authority.js";
-import { checkValueSize, deleteEntry, resolveEntry, resolveScope, writeEntry } from "./entries.js";
-import { admitCall, chargeBytes, saveUsage, usageElsewhere, type CallUsage } from "./usage.js";
+import { checkValueSize, deleteEntry, resolveEntry, resolveScope, writeEntry, type EntryAddress, type ScopeFields } from "./entries.js";
+import { expiredOldValues, leasePurge } from "./history.js";
+import { admitCall, chargeBytes, leaseShard, saveUsage, usageElsewhere, type CallUsage, type ShardLease } from "./usage.js";
 
 /*
  * DatastoreService: a key-value store per experience, ordered stores
@@ -16,7 +17,11 @@ import { admitCall, chargeBytes, saveUsage, usageElsewhere, type CallUsage } fro
  * one transaction: the budget check and count, the permission check, the
  * read and the write, so a refused call writes nothing and no two writers
  * ever see the same version. (Only the usage of the experience's other
- * players is read before it: usage.ts says why.)
+ * shards, and a write's expired old values, are read before it, in a
+ * snapshot: usage.ts and history.ts say why.) The transaction's first reads
+ * (the usage shard, the player seen, the membership and the entry a call
+ * names) are asked for together: on a database they go in one message, with
+ * the reads before it.
  */
 
 const LIST_KEYS_DEFAULT = 100;
@@ -29,31 +34,77 @@ function gameCaller(ctx: HandlerContext): GameCaller {
   return ctx.caller;
 }
 
+/** What a call's transaction reads before it and with its first reads. */
+interface CallReads<S> {
+  /** Reads started with the admission, in the transaction's first message (the entry the call names). */
+  start?: (tx: Tx, caller: GameCaller) => Promise<S>;
+  /** A write: it purges expired old values (when no other write of this process is purging). */
+  write?: boolean;
+}
+
+/** What the call's function is handed. */
+interface Call<S> {
+  tx: Tx;
+  caller: GameCaller;
+  usage: CallUsage;
+  /** What `start` read. */
+  started: S;
+  /** Expired old values the write purges. */
+  expired: readonly DatastoreHistoryRow[];
+}
+
 /**
  * Runs one datastore call: admitted against the experience's budget, then
- * `fn`, all in one transaction (after a read-only one that sums the usage of
- * the experience's other players: usage.ts).
+ * `fn`, all in one transaction, after the reads before it (the usage of the
+ * experience's other shards; a write's expired old values).
  */
-async function datastoreCall<T>(ctx: HandlerContext, fn: (tx: Tx, caller: GameCaller, usage: CallUsage) => Promise<T>): Promise<T> {
+async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallReads<S>, fn: (call: Call<S>) => Promise<T>): Promise<T> {
   const caller = gameCaller(ctx);
-  const elsewhere = await usageElsewhere(ctx.deps.storage, ctx.deps.clock.now(), caller);
-  return ctx.deps.storage.transact(async (tx) => {
-    // Both start at once, so that a database reads their rows in one round trip; the membership's refusal comes first.
-    const admitted = admitCall(tx, ctx.deps, caller, elsewhere);
-    admitted.catch(() => undefined);
-    await requireLiveMember(tx, ctx.deps, caller);
-    const usage = await admitted;
-    const answer = await fn(tx, caller, usage);
-    await saveUsage(tx, usage);
-    return answer;
-  });
+  const { deps } = ctx;
+  // Taken at the first run (once a connection is had), kept through runs again, given back when the call is done.
+  let shard: ShardLease | undefined;
+  let purge: (() => void) | null | undefined;
+  try {
+    return await transactAfterReads(deps.storage, (tx) => {
+      const now = deps.clock.now();
+      shard ??= leaseShard(deps.storage, caller.experienceId, caller.userId);
+      if (reads.write) purge ??= leasePurge(deps.storage);
+      return Promise.all([
+        usageElsewhere(tx, now, caller.experienceId, shard.shard),
+        purge ? expiredOldValues(tx, now - deps.config.datastore.retentionMs) : [],
+      ]);
+    }, async (tx, read) => {
+      const [started, admitted, member] = [
+        reads.start?.(tx, caller), admitCall(tx, deps, caller, shard!.shard, read.then(([elsewhere]) => elsewhere)), requireLiveMember(tx, deps, caller),
+      ];
+      started?.catch(() => undefined);
+      admitted.catch(() => undefined);
+      // The membership's refusal comes first, then the budget's.
+      await member;
+      const usage = await admitted;
+      const [, expired] = await read;
+      const answer = await fn({ tx, caller, usage, started: (await started) as S, expired });
+      await saveUsage(tx, usage);
+      return answer;
+    });
+  } finally {
+    shard?.release();
+    purge?.();
+  }
+}
+
+/** Reads the entry a request names, with the call's first reads. */
+function entryOf(req: ScopeFields & { key: string }): CallReads<{ at: EntryAddress; current: DatastoreEntryRow | undefined }>["start"] {
+  return async (tx, caller) => {
+    const at = resolveEntry(caller, req);
+    return { at, current: await tx.get(tables.datastoreEntries, at.id) };
+  };
 }
 
 /** DatastoreService: game save data, ordered stores, data export. */
 export const datastoreService: ServiceImpl<typeof DatastoreService> = {
   get(req, ctx) {
-    return datastoreCall(ctx, async (tx, caller) => {
-      const entry = await tx.get(tables.datastoreEntries, resolveEntry(caller, req).id);
+    return datastoreCall(ctx, { start: entryOf(req) }, async ({ started: { current: entry } }) => {
       if (!entry) return { found: false, value: "", version: 0, updatedAt: "" };
       return { found: true, value: entry.value, version: entry.version, updatedAt: iso(entry.updatedAt) };
     });
@@ -61,45 +112,39 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
 
   set(req, ctx) {
     const valueBytes = checkValueSize("value", req.value);
-    return datastoreCall(ctx, async (tx, caller, usage) => {
-      const at = resolveEntry(caller, req);
+    return datastoreCall(ctx, { start: entryOf(req), write: true }, async ({ tx, caller, usage, started: { at, current }, expired }) => {
       await requireWrite(tx, caller, at.scope === "user" ? { kind: "user", userId: at.ownerId } : { kind: "global" });
-      const current = await tx.get(tables.datastoreEntries, at.id);
       if (!setMayWrite(current?.version, req.ifVersion, req.version)) {
         return { ok: false, version: current?.version ?? 0, value: current?.value ?? "" };
       }
-      const row = await writeEntry(tx, ctx.deps, usage, at, current, req.value, valueBytes);
+      const row = await writeEntry(tx, ctx.deps, usage, at, current, req.value, valueBytes, expired);
       return { ok: true, version: row.version, value: "" };
     });
   },
 
   update(req, ctx) {
-    return datastoreCall(ctx, async (tx, caller, usage) => {
-      const at = resolveEntry(caller, req);
+    return datastoreCall(ctx, { start: entryOf(req), write: true }, async ({ tx, caller, usage, started: { at, current }, expired }) => {
       await requireWrite(tx, caller, at.scope === "user" ? { kind: "user", userId: at.ownerId } : { kind: "global" });
-      const current = await tx.get(tables.datastoreEntries, at.id);
       // Merged as text: no stored value, of any size or depth, is parsed into objects or walked (the schema checked the patch).
       const value = mergeTopLevelText(current?.value, req.patch);
       if (value === null) throw fail.precondition("key: the stored value is not a JSON object, so a patch cannot merge into it");
       const valueBytes = checkValueSize("patch", value);
-      const row = await writeEntry(tx, ctx.deps, usage, at, current, value, valueBytes);
+      const row = await writeEntry(tx, ctx.deps, usage, at, current, value, valueBytes, expired);
       return { value: row.value, version: row.version };
     });
   },
 
   delete(req, ctx) {
-    return datastoreCall(ctx, async (tx, caller, usage) => {
-      const at = resolveEntry(caller, req);
+    return datastoreCall(ctx, { start: entryOf(req), write: true }, async ({ tx, caller, usage, started: { at, current }, expired }) => {
       await requireWrite(tx, caller, at.scope === "user" ? { kind: "user", userId: at.ownerId } : { kind: "global" });
-      const current = await tx.get(tables.datastoreEntries, at.id);
       if (!current) return { found: false };
-      await deleteEntry(tx, ctx.deps, usage, current);
+      await deleteEntry(tx, ctx.deps, usage, current, expired);
       return { found: true };
     });
   },
 
   listKeys(req, ctx) {
-    return datastoreCall(ctx, async (tx, caller) => {
+    return datastoreCall(ctx, {}, async ({ tx, caller }) => {
       const at = resolveScope(caller, req);
       const limit = req.limit || LIST_KEYS_DEFAULT;
       // Keys with the prefix are one contiguous run of the index: start at the prefix (or after `after`), stop at the first key without it.
@@ -119,7 +164,7 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
   },
 
   incrementOrdered(req, ctx) {
-    return datastoreCall(ctx, async (tx, caller, usage) => {
+    return datastoreCall(ctx, {}, async ({ tx, caller, usage }) => {
       const store = req.store || "default";
       const key = req.key || caller.userId;
       await requireWrite(tx, caller, { kind: "ordered", key });
@@ -135,7 +180,7 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
   },
 
   listOrdered(req, ctx) {
-    return datastoreCall(ctx, async (tx, caller) => {
+    return datastoreCall(ctx, {}, async ({ tx, caller }) => {
       const limit = req.limit || schemas.LIST_ORDERED_DEFAULT;
       const rows = await tx.query(tables.orderedEntries, req.ascending ? "bottom" : "top", {
         equals: [caller.experienceId, req.store || "default"], offset: req.offset, limit,

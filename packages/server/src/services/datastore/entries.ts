@@ -1,6 +1,6 @@
 import {
   fail, nextVersion, schemas, tables, utf8Length,
-  type DatastoreEntryRow, type DatastoreScope, type Tx,
+  type DatastoreEntryRow, type DatastoreHistoryRow, type DatastoreScope, type Tx,
 } from "@playfield/core";
 import type { GameCaller } from "../../rpc/caller.js";
 import type { ServerDeps } from "../../server-deps.js";
@@ -52,11 +52,12 @@ export function checkValueSize(field: string, value: string): number {
 
 /**
  * Writes `value` as the entry's next version: keeps the value it replaces,
- * charges the stored bytes (refused past the cap), purges a batch of expired
- * old values. Answers the new row. Inside a transaction.
+ * charges the stored bytes (refused past the cap), purges the `expired` old
+ * values read before the transaction. Answers the new row. Inside a transaction.
  */
 export async function writeEntry(
   tx: Tx, deps: ServerDeps, usage: CallUsage, at: EntryAddress, current: DatastoreEntryRow | undefined, value: string, valueBytes: number,
+  expired: readonly DatastoreHistoryRow[],
 ): Promise<DatastoreEntryRow> {
   const now = deps.clock.now();
   const floor = current ? 0 : await deletedVersionFloor(tx, at.id);
@@ -68,15 +69,15 @@ export async function writeEntry(
     value, version: nextVersion(current?.version, floor), bytes, updatedAt: now,
   };
   await tx.put(tables.datastoreEntries, row);
-  await purgeOldValues(tx, now - deps.config.datastore.retentionMs);
+  await purgeOldValues(tx, expired);
   return row;
 }
 
-/** Deletes a live entry, keeping its value as an old one. Inside a transaction. */
-export async function deleteEntry(tx: Tx, deps: ServerDeps, usage: CallUsage, current: DatastoreEntryRow): Promise<void> {
+/** Deletes a live entry, keeping its value as an old one, and purges the `expired` old values. Inside a transaction. */
+export async function deleteEntry(tx: Tx, deps: ServerDeps, usage: CallUsage, current: DatastoreEntryRow, expired: readonly DatastoreHistoryRow[]): Promise<void> {
   const now = deps.clock.now();
   chargeBytes(usage, -current.bytes);
   await keepOldValue(tx, current, now, true);
-  await tx.delete(tables.datastoreEntries, current.id);
-  await purgeOldValues(tx, now - deps.config.datastore.retentionMs);
+  // With the purge's deletes: one round trip on a database.
+  await Promise.all([tx.delete(tables.datastoreEntries, current.id), purgeOldValues(tx, expired)]);
 }

@@ -5,10 +5,25 @@ import { tables, type DatastoreEntryRow, type DatastoreHistoryRow, type Datastor
  * the value it replaced for the retention period (30 days by default), then
  * it is purged. Writes purge a few expired rows each, so the backlog never
  * grows; readers skip rows past the period that no write has purged yet.
+ * The expired rows are looked for among the reads before the write's
+ * transaction (a snapshot: a scan of the oldest rows inside every write's
+ * serializable transaction would lock the index page that concurrent
+ * writes insert into, and make them conflict), by one write of a process
+ * at a time (concurrent writes would delete the same rows, and conflict).
  */
 
 /** Rows each write purges at most: more than one per write, so purging keeps up with any write rate. */
 const PURGE_BATCH = 16;
+
+/** Storages (so processes and databases) where a write of this process is purging now. */
+const purging = new WeakSet<object>();
+
+/** Takes the purge for one write when no other write of this process has it: answers its release, or null. */
+export function leasePurge(storage: Storage): (() => void) | null {
+  if (purging.has(storage)) return null;
+  purging.add(storage);
+  return () => purging.delete(storage);
+}
 
 /** Keeps `entry` as an old value, replaced at `now` by a newer version or by a Delete. Inside a transaction. */
 export async function keepOldValue(tx: Tx, entry: DatastoreEntryRow, now: number, deleted: boolean): Promise<void> {
@@ -35,10 +50,15 @@ export async function deletedVersionFloor(tx: Tx, entryId: string): Promise<numb
   return newest?.version ?? 0;
 }
 
-/** Deletes up to a batch of old values replaced at or before `cutoff` (now minus the retention period). Inside a transaction. */
-export async function purgeOldValues(tx: Tx, cutoff: number): Promise<void> {
-  const expired = await tx.query(tables.datastoreHistory, "byReplacedAt", { range: { lte: cutoff }, limit: PURGE_BATCH });
-  for (const row of expired) await tx.delete(tables.datastoreHistory, row.id);
+/** Up to a batch of old values replaced at or before `cutoff` (now minus the retention period). Among the reads before a write's transaction. */
+export function expiredOldValues(tx: Tx, cutoff: number): Promise<DatastoreHistoryRow[]> {
+  return tx.query(tables.datastoreHistory, "byReplacedAt", { range: { lte: cutoff }, limit: PURGE_BATCH });
+}
+
+/** Deletes the expired old values `expiredOldValues` found (a write of another process may have deleted some). Inside a transaction. */
+export async function purgeOldValues(tx: Tx, expired: readonly DatastoreHistoryRow[]): Promise<void> {
+  // Asked for together: one round trip on a database.
+  await Promise.all(expired.map((row) => tx.delete(tables.datastoreHistory, row.id)));
 }
 
 /** Which entry an operator asks about. */

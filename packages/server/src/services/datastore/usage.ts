@@ -13,18 +13,24 @@ import type { ServerDeps } from "../../server-deps.js";
  *
  * Every call would write one usage row per experience, so the usage is kept
  * in shards (docs/datastore.md, "Limits per experience"; docs/storage.md,
- * "Hot rows"): a call counts in its player's shard only, read and written in
- * the call's own transaction, so a refused call writes nothing and the
- * player's own calls never race. The other shards are read just before, in
- * a read-only transaction of their own: reading them inside the call's
+ * "Hot rows"): a call counts in one shard only, read and written in the
+ * call's own transaction, so a refused call writes nothing. The other
+ * shards are read just before, in a snapshot of their own (the reads
+ * before the call's transaction: `transactAfterReads`, on PostgreSQL in the
+ * same message as its first reads): reading them inside the call's
  * transaction would make every pair of concurrent calls conflict again.
- * Calls of other players that run at the same moment are therefore not
- * counted against each other: under concurrency an experience can go over
- * its budget or its cap by what those calls add (at most one call, or one
- * value of 4 MB, per call in flight). One call at a time, both are exact.
+ * Calls that run at the same moment are therefore not counted against each
+ * other: under concurrency an experience can go over its budget or its cap
+ * by what those calls add (at most one call, or one value of 4 MB, per call
+ * in flight). One call at a time, both are exact.
+ *
+ * A call's shard is its player's (`shardOf`), unless a call of this process
+ * that is still running holds it: then the next free one. So the calls of
+ * one process never write the same shard row at once (on PostgreSQL they
+ * would conflict and run again); calls of other processes can, and retry.
  */
 
-/** Shards of an experience's usage. */
+/** Shards of an experience's usage: more than the calls a process runs at once on a pool of 10 connections. */
 const USAGE_SHARDS = 16;
 
 /** The experience's usage outside the caller's shard, read before the call's transaction. */
@@ -44,41 +50,68 @@ export interface CallUsage {
   cap: number;
 }
 
-/** Sums the experience's usage outside the caller's shard (the usage row of earlier versions included), in a read-only transaction of its own. */
-export function usageElsewhere(storage: Storage, now: number, caller: GameCaller): Promise<UsageElsewhere> {
+/** The shard a call counts in, held until the call is done. */
+export interface ShardLease {
+  shard: number;
+  release(): void;
+}
+
+/** Shards held by running calls, per storage (so per process and database) and experience. */
+const heldShards = new WeakMap<object, Map<string, Set<number>>>();
+
+/** Takes the caller's shard for the call, or the next one no running call of this process holds (the caller's when all are). */
+export function leaseShard(storage: Storage, experienceId: string, userId: string): ShardLease {
+  let byExperience = heldShards.get(storage);
+  if (!byExperience) heldShards.set(storage, byExperience = new Map());
+  let held = byExperience.get(experienceId);
+  if (!held) byExperience.set(experienceId, held = new Set());
+  const own = shardOf(userId, USAGE_SHARDS);
+  let shard = own;
+  for (let i = 0; i < USAGE_SHARDS && held.has(shard); i++) shard = (own + i + 1) % USAGE_SHARDS;
+  if (held.has(shard)) return { shard: own, release: () => undefined };
+  const taken = held;
+  taken.add(shard);
+  return {
+    shard,
+    release: () => {
+      taken.delete(shard);
+      if (taken.size === 0) byExperience.delete(experienceId);
+    },
+  };
+}
+
+/** Sums the experience's usage outside shard `shard` (the usage row of earlier versions included). Among the reads before the call's transaction. */
+export async function usageElsewhere(tx: Tx, now: number, experienceId: string, shard: number): Promise<UsageElsewhere> {
   const windowStart = budgetWindowStart(now);
-  const shard = shardOf(caller.userId, USAGE_SHARDS);
-  return storage.transact(async (tx) => {
-    const [shards, legacy] = await Promise.all([
-      tx.query(tables.datastoreUsageShards, "byExperience", { equals: [caller.experienceId] }),
-      tx.get(tables.datastoreUsage, caller.experienceId),
-    ]);
-    const sum: UsageElsewhere = { requests: 0, storedBytes: 0, playersSeen: 0 };
-    for (const row of legacy ? [...shards, legacy] : shards) {
-      if ("shard" in row && row.shard === shard) continue;
-      if (row.windowStart === windowStart) sum.requests += row.requests;
-      sum.storedBytes += row.storedBytes;
-      sum.playersSeen += row.playersSeen;
-    }
-    return sum;
-  }, { readOnly: true });
+  const [shards, legacy] = await Promise.all([
+    tx.query(tables.datastoreUsageShards, "byExperience", { equals: [experienceId] }),
+    tx.get(tables.datastoreUsage, experienceId),
+  ]);
+  const sum: UsageElsewhere = { requests: 0, storedBytes: 0, playersSeen: 0 };
+  for (const row of legacy ? [...shards, legacy] : shards) {
+    if ("shard" in row && row.shard === shard) continue;
+    if (row.windowStart === windowStart) sum.requests += row.requests;
+    sum.storedBytes += row.storedBytes;
+    sum.playersSeen += row.playersSeen;
+  }
+  return sum;
 }
 
 /**
  * Counts one call against its experience's budget for this minute, or
  * refuses it with `resource_exhausted`. Also records the player as seen by
  * the experience (each raises the stored-bytes cap once). Inside the call's
- * transaction, with `elsewhere` read just before it; the count is saved with
- * `saveUsage` when the call is done.
+ * transaction: its reads start at once, with the call's others; `elsewhere`
+ * (read just before the transaction) is awaited after them. The count is
+ * saved with `saveUsage` when the call is done.
  */
-export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller, elsewhere: UsageElsewhere): Promise<CallUsage> {
+export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller, shard: number, elsewhereRead: Promise<UsageElsewhere>): Promise<CallUsage> {
   const limits = deps.config.datastore;
   const now = deps.clock.now();
   const windowStart = budgetWindowStart(now);
-  const shard = shardOf(caller.userId, USAGE_SHARDS);
   const id = tables.datastoreUsageShardId(caller.experienceId, shard);
   const seenId = `${caller.experienceId}:${caller.userId}`;
-  const [stored, seen] = await Promise.all([tx.get(tables.datastoreUsageShards, id), tx.get(tables.datastorePlayers, seenId)]);
+  const [stored, seen, elsewhere] = await Promise.all([tx.get(tables.datastoreUsageShards, id), tx.get(tables.datastorePlayers, seenId), elsewhereRead]);
   const row: DatastoreUsageShardRow = stored
     ? withChanges(stored, stored.windowStart === windowStart ? {} : { windowStart, requests: 0 })
     : { id, experienceId: caller.experienceId, shard, windowStart, requests: 0, storedBytes: 0, playersSeen: 0 };

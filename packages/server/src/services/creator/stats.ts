@@ -75,13 +75,18 @@ export async function recordPlayEnded(tx: Tx, play: PlayRow, leftAt: number): Pr
   await bumpExperience(tx, play.experienceId, dayKey(play.joinedAt), play.userId, { endedPlays: 1, playMs: leftAt - play.joinedAt });
 }
 
-/** Records a sale in the creators' daily figures: one sale and its share for the item's creator, the selling-experience share for that experience's creator. */
+/**
+ * Records a sale in the creators' daily figures: one sale and its share for the item's creator, the selling-experience share for that experience's creator.
+ * Both rows are read at once (the two creators differ) and with any read the caller starts in the same turn: one round trip on a database.
+ */
 export async function recordSaleStats(
   tx: Tx, at: number, sale: { buyerId: string; creatorId: string; creatorShare: number; sellingCreatorId: string | null; experienceShare: number },
 ): Promise<void> {
   const day = dayKey(at);
-  await bumpCreator(tx, sale.creatorId, day, sale.buyerId, { sales: 1, revenue: sale.creatorShare });
-  if (sale.sellingCreatorId && sale.experienceShare > 0) await bumpCreator(tx, sale.sellingCreatorId, day, sale.buyerId, { revenue: sale.experienceShare });
+  await Promise.all([
+    bumpCreator(tx, sale.creatorId, day, sale.buyerId, { sales: 1, revenue: sale.creatorShare }),
+    sale.sellingCreatorId && sale.experienceShare > 0 ? bumpCreator(tx, sale.sellingCreatorId, day, sale.buyerId, { revenue: sale.experienceShare }) : undefined,
+  ]);
 }
 
 /** A creator's figures per day from `fromDay` on (the sum of each day's rows); days without any are absent. */

@@ -7,9 +7,9 @@ import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { CREDIT_PACKS, LIST_DEFAULT } from "./config.js";
 import {
-  AVATAR_KINDS, EXPERIENCE_KINDS, itemView, itemViews, ownedItems, ownedOnce, ownershipId, ownExperience, requireItem,
+  AVATAR_KINDS, EXPERIENCE_KINDS, itemOf, itemView, itemViews, ownedItems, ownedOnce, ownershipId, ownExperience, requireItem,
 } from "./items.js";
-import { nextSeq, post, settledWallet, walletView } from "./ledger.js";
+import { emptyWallet, nextSeq, post, settle, settledWallet, walletView, type Posting } from "./ledger.js";
 import { providerOf } from "../../ports/payments/index.js";
 import { recordSaleStats } from "../creator/stats.js";
 
@@ -155,30 +155,33 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   async buyItem(req, ctx) {
     const buyerId = ctx.user().userId;
     const { deps } = ctx;
+    // Reads asked for together go in one message to a database: every row the request names at once, then the
+    // rows named by the item's creators with the buyer's writes, then the rest of the writes with COMMIT.
     return deps.storage.transact(async (tx) => {
-      if (req.requestId) {
-        const [first] = await tx.query(tables.orders, "byRequest", { equals: [buyerId, req.requestId], limit: 1 });
-        if (first) {
-          if (first.itemId !== req.itemId) throw fail.invalid("requestId: already used for a different item");
-          // A retried or duplicate request: the first result again, nothing charged.
-          return { wallet: walletView(first.walletAfter), item: await itemView(tx, await requireItem(tx, first.itemId), buyerId), transactionId: first.transactionId };
-        }
+      const [prior, found, experience, ownedAlready, buyerWallet] = await Promise.all([
+        req.requestId ? tx.query(tables.orders, "byRequest", { equals: [buyerId, req.requestId], limit: 1 }) : [],
+        tx.get(tables.items, req.itemId),
+        req.soldInExperienceId ? tx.get(tables.experiences, req.soldInExperienceId) : undefined,
+        tx.get(tables.ownership, ownershipId(buyerId, req.itemId)),
+        tx.get(tables.wallets, buyerId),
+      ]);
+      const first = prior[0];
+      if (first) {
+        if (first.itemId !== req.itemId) throw fail.invalid("requestId: already used for a different item");
+        // A retried or duplicate request: the first result again, nothing charged.
+        if (!found) throw fail.notFound("itemId: no such item");
+        return { wallet: walletView(first.walletAfter), item: await itemView(tx, found, buyerId), transactionId: first.transactionId };
       }
-      const item = await requireItem(tx, req.itemId);
-      let sellingCreatorId: string | null = null;
-      if (req.soldInExperienceId) {
-        const experience = await tx.get(tables.experiences, req.soldInExperienceId);
-        if (!experience) throw fail.notFound("soldInExperienceId: no such experience");
-        sellingCreatorId = experience.creatorId;
-      }
+      if (!found) throw fail.notFound("itemId: no such item");
+      const item = found;
+      if (req.soldInExperienceId && !experience) throw fail.notFound("soldInExperienceId: no such experience");
+      const sellingCreatorId = experience?.creatorId ?? null;
       if (!item.listed) throw fail.precondition("itemId: the item is not on sale");
       if (req.expectedPrice !== item.price) throw fail.precondition(`expectedPrice: the price is now ${item.price}`);
       if (item.creatorId === buyerId) throw fail.precondition("itemId: creators cannot buy their own items");
-      if (ownedOnce(item.kind) && (await tx.get(tables.ownership, ownershipId(buyerId, item.id)))) {
-        throw fail.exists("itemId: already owned");
-      }
+      if (ownedOnce(item.kind) && ownedAlready) throw fail.exists("itemId: already owned");
       const now = deps.clock.now();
-      const wallet = await settledWallet(tx, buyerId, now);
+      const wallet = await settle(tx, buyerWallet ?? emptyWallet(buyerId), now);
       const plan = planSpend(wallet, item.price);
       if (!plan) throw fail.precondition(`not enough credits: the price is ${item.price}, you can spend ${wallet.purchased + wallet.earned}`);
       const split = splitSale({ price: item.price, avatarItem: AVATAR_KINDS.includes(item.kind), creatorId: item.creatorId, sellingCreatorId });
@@ -186,19 +189,22 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
       const experienceShare = sellingCreatorId === buyerId ? 0 : split.experienceShare;
       const fee = split.fee + (split.experienceShare - experienceShare);
       const orderId = deps.ids.id("ord");
+      // The buyer's wallet as settled above: not read again.
       const bought = await post(tx, deps, {
         userId: buyerId, kind: "purchase", amount: -item.price, purchased: -plan.fromPurchased, earned: -plan.fromEarned,
         memo: `Bought ${item.name}`, ref: orderId,
-      });
+      }, wallet);
       const heldUntil = now + SALE_HOLD_MS;
+      // The shares to post: the item's creator and the selling experience's are two users, neither the buyer.
+      const shares: Posting[] = [];
       if (split.creatorShare > 0) {
-        await post(tx, deps, {
+        shares.push({
           userId: item.creatorId, kind: "sale", amount: split.creatorShare, pending: split.creatorShare, heldUntil,
           memo: `Sale of ${item.name} (held until ${iso(heldUntil)})`, ref: orderId, role: "creator",
         });
       }
       if (experienceShare > 0 && sellingCreatorId) {
-        await post(tx, deps, {
+        shares.push({
           userId: sellingCreatorId, kind: "sale", amount: experienceShare, pending: experienceShare, heldUntil,
           memo: `Share of ${item.name} sold in your experience (held until ${iso(heldUntil)})`, ref: orderId, role: "experience",
         });
@@ -223,14 +229,23 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
         createdAt: now,
         seq,
       };
-      await tx.put(tables.orders, order);
       const sold = withChanges(item, { sales: item.sales + 1 });
       await tx.put(tables.items, sold);
       if (ownedOnce(item.kind)) {
         await tx.put(tables.ownership, { id: ownershipId(buyerId, item.id), userId: buyerId, itemId: item.id, kind: item.kind, acquiredAt: now, seq });
       }
-      await recordSaleStats(tx, now, { buyerId, creatorId: item.creatorId, creatorShare: split.creatorShare, sellingCreatorId: order.sellingCreatorId, experienceShare });
-      return { wallet: walletView(bought.wallet), item: await itemView(tx, sold, buyerId), transactionId: bought.row.id };
+      // Started in one turn: the order (a unique index, so answered), the sellers' wallets, the daily figures and the creator's name.
+      const [, sellerWallets, creator] = await Promise.all([
+        tx.put(tables.orders, order),
+        shares.length > 0 ? tx.getMany(tables.wallets, shares.map((share) => share.userId)) : [],
+        tx.get(tables.users, item.creatorId),
+        recordSaleStats(tx, now, { buyerId, creatorId: item.creatorId, creatorShare: split.creatorShare, sellingCreatorId: order.sellingCreatorId, experienceShare }),
+      ]);
+      for (const [i, share] of shares.entries()) {
+        await post(tx, deps, share, await settle(tx, sellerWallets[i] ?? emptyWallet(share.userId), now));
+      }
+      // Just bought: owned when the kind is owned once (the ownership row above), never otherwise.
+      return { wallet: walletView(bought.wallet), item: itemOf(sold, creator, ownedOnce(item.kind)), transactionId: bought.row.id };
     });
   },
 

@@ -27,22 +27,24 @@ export async function itemViews(tx: Tx, rows: readonly ItemRow[], viewerId: stri
   ]);
   const creators = new Map<string, UserRow | undefined>(creatorIds.map((id, i) => [id, creatorRows[i]]));
   const owned = new Set(ownable.filter((_, i) => ownershipRows[i] !== undefined).map((row) => row.id));
-  return rows.map((row) => {
-    const creator = creators.get(row.creatorId);
-    return {
-      id: row.id,
-      kind: row.kind,
-      name: row.name,
-      description: row.description,
-      price: row.price,
-      creatorId: row.creatorId,
-      creatorName: creator && creator.deletedAt === null ? creator.username : "",
-      experienceId: row.experienceId,
-      thumbnailUrl: row.thumbnailUrl,
-      owned: owned.has(row.id),
-      sales: row.sales,
-    };
-  });
+  return rows.map((row) => itemOf(row, creators.get(row.creatorId), owned.has(row.id)));
+}
+
+/** An item as the API shows it, from its row, its creator's row (if any) and whether the viewer owns it. */
+export function itemOf(row: ItemRow, creator: UserRow | undefined, owned: boolean): Item {
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    description: row.description,
+    price: row.price,
+    creatorId: row.creatorId,
+    creatorName: creator && creator.deletedAt === null ? creator.username : "",
+    experienceId: row.experienceId,
+    thumbnailUrl: row.thumbnailUrl,
+    owned,
+    sales: row.sales,
+  };
 }
 
 /** The items of ownership rows, in their order, leaving out items that no longer exist: one read. */

@@ -47,12 +47,22 @@ export function nextSeq(deps: Pick<ServerDeps, "sequence">): number {
   return deps.sequence.next();
 }
 
-const emptyWallet = (userId: string): WalletRow => ({ userId, purchased: 0, earned: 0, pending: 0, nextReleaseAt: null, updatedAt: 0 });
+/** The wallet of a user who has none yet: all zeros. */
+export const emptyWallet = (userId: string): WalletRow => ({ userId, purchased: 0, earned: 0, pending: 0, nextReleaseAt: null, updatedAt: 0 });
 
 /** A user's wallet with every hold due by `now` released into `earned`. Inside a transaction (it may write). */
 export async function settledWallet(tx: Tx, userId: string, now: number): Promise<WalletRow> {
-  const wallet = (await tx.get(tables.wallets, userId)) ?? emptyWallet(userId);
+  return settle(tx, (await tx.get(tables.wallets, userId)) ?? emptyWallet(userId), now);
+}
+
+/**
+ * `wallet` (as just read in this transaction, or `emptyWallet`) with every
+ * hold due by `now` released into `earned`: no statement unless a hold is
+ * due. For callers that read wallets together with other rows.
+ */
+export async function settle(tx: Tx, wallet: WalletRow, now: number): Promise<WalletRow> {
   if (wallet.nextReleaseAt === null || wallet.nextReleaseAt > now) return wallet;
+  const { userId } = wallet;
   const due = await tx.query(tables.ledger, "heldByUser", { equals: [userId], range: { lte: now } });
   let released = 0;
   for (const row of due) {
@@ -88,11 +98,15 @@ export interface Posting {
 /**
  * Writes one ledger row and applies its deltas to the wallet. Refuses (throws)
  * a change that would leave a bucket negative: callers check first, so this
- * is a guard, never a user-facing answer. Inside a transaction.
+ * is a guard, never a user-facing answer. Inside a transaction. `settled` is
+ * the user's wallet as `settle` left it earlier in this transaction, with no
+ * write to it since: given, the wallet is not read again (a round trip on a
+ * database); the writes then wait for the transaction's next statement.
  */
-export async function post(tx: Tx, deps: ServerDeps, posting: Posting): Promise<{ row: LedgerRow; wallet: WalletRow }> {
+export async function post(tx: Tx, deps: ServerDeps, posting: Posting, settled?: WalletRow): Promise<{ row: LedgerRow; wallet: WalletRow }> {
   const now = deps.clock.now();
-  const wallet = await settledWallet(tx, posting.userId, now);
+  if (settled !== undefined && settled.userId !== posting.userId) throw new Error(`ledger: the wallet given is ${settled.userId}'s, not ${posting.userId}'s`);
+  const wallet = settled ?? await settledWallet(tx, posting.userId, now);
   const purchased = posting.purchased ?? 0, earned = posting.earned ?? 0, pending = posting.pending ?? 0;
   const next = withChanges(wallet, {
     purchased: wallet.purchased + purchased,

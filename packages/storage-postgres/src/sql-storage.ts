@@ -321,6 +321,11 @@ function failure<T>(cause: unknown, thrown: unknown): Outcome<T> {
  */
 class SqlTx implements Tx {
   open = true;
+  /**
+   * Unique keys this transaction looked up and found no row holding (`<table> <column> <hex key>`), not written since:
+   * a put holding one cannot clash (its check would read the same snapshot), so it need not be waited for.
+   */
+  private absent: Set<string> | undefined;
 
   constructor(
     private readonly pipeline: Pipeline,
@@ -379,8 +384,10 @@ class SqlTx implements Tx {
     const data = encodeRow(row);
     const params = [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)];
     this.wrote(def as TableDef<unknown>, id);
-    // Without unique or counted indexes the put answers nothing: it goes with the next statement or COMMIT.
-    if (table.counted.length === 0 && !table.indexes.some((index) => index.unique)) return this.pipeline.defer(table.put, params);
+    // A put that cannot clash on a unique key (none held, or each looked up and found free) and moves no counted
+    // index answers nothing: it goes with the next statement or COMMIT. A key found free is free for one put only.
+    const mayClash = table.indexes.some((index, i) => index.unique && keys[i] !== null && !this.absent?.delete(absentKey(table, index, keys[i]!.bytes)));
+    if (table.counted.length === 0 && !mayClash) return this.pipeline.defer(table.put, params);
     const rows = await this.pipeline.run<Reported & { clash: number | null }>(table.put, params);
     const clash = rows[0]?.clash;
     if (clash !== undefined && clash !== null) {
@@ -401,9 +408,13 @@ class SqlTx implements Tx {
 
   async query<R>(def: TableDef<R>, index: string, query: Query = {}) {
     const table = this.layout(def as TableDef<unknown>);
-    const statement = selectSql(table, indexOf(table, index), query, this.sizes);
+    const layout = indexOf(table, index);
+    const statement = selectSql(table, layout, query, this.sizes);
     if (statement === null) return [];
     const rows = await this.run<{ data: string }>(statement.text, statement.params);
+    if (rows.length === 0 && layout.unique && query.equals !== undefined && query.range === undefined && query.after === undefined && !query.offset) {
+      (this.absent ??= new Set()).add(absentKey(table, layout, encodeKey(query.equals)));
+    }
     return rows.map((row) => decodeRow<R>(row.data));
   }
 
@@ -449,6 +460,9 @@ class SqlTx implements Tx {
     }
   }
 }
+
+/** A unique key of `index` in the set of keys found free. */
+const absentKey = (table: TableLayout, index: IndexLayout, key: Uint8Array) => `${table.sql} ${index.column} ${hex(key)}`;
 
 function indexOf(table: TableLayout, index: string): IndexLayout {
   const found = table.byName.get(index);

@@ -50,4 +50,22 @@ describe.skipIf(url === null)("retries on PostgreSQL", () => {
     expect(await storage.transact((tx) => tx.get(Counters, "hot"))).toEqual({ id: "hot", n: 8 });
     expect(storage.retries - before).toBeGreaterThan(0);
   });
+
+  it("should run again a transaction whose unique key, found free, another took before its put went with COMMIT", async () => {
+    const Claims = defineTable<{ id: string; tag: string }>()({ name: "claims", primaryKey: (row) => row.id, indexes: { byTag: { key: (row) => [row.tag], unique: true } } });
+    await storage.init([Claims]);
+    let runs = 0;
+    const outcome = await storage.transact(async (tx) => {
+      runs++;
+      const [taken] = await tx.query(Claims, "byTag", { equals: ["raced"] });
+      if (taken) return `taken by ${taken.id}`;
+      // Another transaction takes the key after this one looked: the put, not waited for, meets it at COMMIT.
+      if (runs === 1) await storage.transact((other) => other.put(Claims, { id: "other", tag: "raced" }));
+      await tx.put(Claims, { id: "mine", tag: "raced" });
+      return "mine";
+    });
+    expect(outcome).toBe("taken by other");
+    expect(runs).toBe(2);
+    expect(await storage.transact((tx) => tx.get(Claims, "mine"))).toBeUndefined();
+  });
 });

@@ -5,7 +5,7 @@
  * every message to the database counted.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { defineTable, transactAfterReads } from "@playfield/core";
+import { defineTable, transactAfterReads, UniqueViolation } from "@playfield/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqlStorage, pgliteDatabase } from "../src/index.js";
 import { countedDatabase, messagesOf } from "./counted-database.js";
@@ -112,6 +112,22 @@ describe("round trips per transaction", () => {
       await tx.get(Plain, "a");
       return read;
     })).rejects.toThrow(/must all be asked for at once/);
+  });
+
+  it("should not wait for a put whose unique key the transaction looked up and found free, and wait for a second put of that key", async () => {
+    let clashed: unknown;
+    const trips = await tripsOf(() => storage.transact(async (tx) => {
+      expect(await tx.query(Unique, "byTag", { equals: ["looked-up"] })).toEqual([]);
+      await tx.put(Unique, { id: "f1", n: 0, tag: "looked-up" });
+      // Free for one put only: this one is checked, and clashes with the first.
+      await tx.put(Unique, { id: "f2", n: 0, tag: "looked-up" }).catch((error: unknown) => { clashed = error; });
+    }));
+    expect(clashed).toBeInstanceOf(UniqueViolation);
+    // The lookup; the first put with the second (which waits for its answer); COMMIT.
+    expect(trips).toHaveLength(3);
+    expect(trips[1]).toMatch(/^WITH clash .*"f1".*; WITH clash .*"f2"/s);
+    const stored = await storage.transact((tx) => Promise.all([tx.get(Unique, "f1"), tx.get(Unique, "f2")]), { readOnly: true });
+    expect(stored.map((row) => row?.tag)).toEqual(["looked-up", undefined]);
   });
 
   it("should roll back deferred puts with the transaction when its function throws", async () => {

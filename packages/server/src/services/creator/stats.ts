@@ -30,9 +30,12 @@ const dailyId = (ownerId: string, day: string, by: string) => `${ownerId}:${day}
 
 type CreatorFigures = Pick<CreatorDailyRow, "visits" | "sales" | "revenue">;
 
-async function bumpCreator(tx: Tx, creatorId: string, day: string, by: string, change: Partial<CreatorFigures>): Promise<void> {
+/** Rows read already in the transaction, by id (undefined: read and absent), not written since. */
+type ReadAhead<Row> = ReadonlyMap<string, Row | undefined>;
+
+async function bumpCreator(tx: Tx, creatorId: string, day: string, by: string, change: Partial<CreatorFigures>, read?: ReadAhead<CreatorDailyRow>): Promise<void> {
   const id = dailyId(creatorId, day, by);
-  const row = (await tx.get(tables.creatorDaily, id)) ?? { id, creatorId, day, visits: 0, sales: 0, revenue: 0 };
+  const row = (read?.has(id) ? read.get(id) : await tx.get(tables.creatorDaily, id)) ?? { id, creatorId, day, visits: 0, sales: 0, revenue: 0 };
   await tx.put(tables.creatorDaily, withChanges(row, {
     visits: row.visits + (change.visits ?? 0),
     sales: row.sales + (change.sales ?? 0),
@@ -75,17 +78,22 @@ export async function recordPlayEnded(tx: Tx, play: PlayRow, leftAt: number): Pr
   await bumpExperience(tx, play.experienceId, dayKey(play.joinedAt), play.userId, { endedPlays: 1, playMs: leftAt - play.joinedAt });
 }
 
+/** The id of the `creator_daily` row a sale at `at` to `buyerId` bumps for `creatorId`: for a caller that reads it ahead, with its other reads. */
+export const saleDailyId = (creatorId: string, at: number, buyerId: string) => dailyId(creatorId, dayKey(at), buyerId);
+
 /**
  * Records a sale in the creators' daily figures: one sale and its share for the item's creator, the selling-experience share for that experience's creator.
- * Both rows are read at once (the two creators differ) and with any read the caller starts in the same turn: one round trip on a database.
+ * The rows not in `read` (rows the caller read ahead: `saleDailyId`) are read at once (the two creators differ) and with any read the caller starts in
+ * the same turn: one round trip on a database, none when both were read ahead.
  */
 export async function recordSaleStats(
   tx: Tx, at: number, sale: { buyerId: string; creatorId: string; creatorShare: number; sellingCreatorId: string | null; experienceShare: number },
+  read?: ReadAhead<CreatorDailyRow>,
 ): Promise<void> {
   const day = dayKey(at);
   await Promise.all([
-    bumpCreator(tx, sale.creatorId, day, sale.buyerId, { sales: 1, revenue: sale.creatorShare }),
-    sale.sellingCreatorId && sale.experienceShare > 0 ? bumpCreator(tx, sale.sellingCreatorId, day, sale.buyerId, { revenue: sale.experienceShare }) : undefined,
+    bumpCreator(tx, sale.creatorId, day, sale.buyerId, { sales: 1, revenue: sale.creatorShare }, read),
+    sale.sellingCreatorId && sale.experienceShare > 0 ? bumpCreator(tx, sale.sellingCreatorId, day, sale.buyerId, { revenue: sale.experienceShare }, read) : undefined,
   ]);
 }
 

@@ -11,7 +11,8 @@ import {
 } from "./items.js";
 import { emptyWallet, nextSeq, post, settle, settledWallet, walletView, type Posting } from "./ledger.js";
 import { providerOf } from "../../ports/payments/index.js";
-import { recordSaleStats } from "../creator/stats.js";
+import { recordSaleStats, saleDailyId } from "../creator/stats.js";
+import { knownCreators, remember } from "./known-creators.js";
 
 /** The origin of this server as the caller reached it, for absolute checkout URLs. */
 function originOf(ctx: HandlerContext): string {
@@ -155,22 +156,39 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   async buyItem(req, ctx) {
     const buyerId = ctx.user().userId;
     const { deps } = ctx;
-    // Reads asked for together go in one message to a database: every row the request names at once, then the
-    // rows named by the item's creators with the buyer's writes, then the rest of the writes with COMMIT.
+    const known = knownCreators(deps);
+    // Reads asked for together go in one message to a database: every row the request names, and the rows of the item's
+    // creators when this server knows who they are; then the writes with COMMIT. Creators it does not know yet cost a message more.
     return deps.storage.transact(async (tx) => {
-      const [prior, found, experience, ownedAlready, buyerWallet] = await Promise.all([
+      const now = deps.clock.now();
+      const itemCreator = known.get(req.itemId);
+      const guessed = [...new Set([itemCreator, req.soldInExperienceId ? known.get(req.soldInExperienceId) : undefined])]
+        .filter((id): id is string => id !== undefined && id !== buyerId);
+      const walletIds = [buyerId, ...guessed];
+      const dailyIds = guessed.map((creatorId) => saleDailyId(creatorId, now, buyerId));
+      const [prior, found, experience, ownedAlready, walletRows, creatorRows, dailyRows] = await Promise.all([
         req.requestId ? tx.query(tables.orders, "byRequest", { equals: [buyerId, req.requestId], limit: 1 }) : [],
         tx.get(tables.items, req.itemId),
         req.soldInExperienceId ? tx.get(tables.experiences, req.soldInExperienceId) : undefined,
         tx.get(tables.ownership, ownershipId(buyerId, req.itemId)),
-        tx.get(tables.wallets, buyerId),
+        tx.getMany(tables.wallets, walletIds),
+        tx.getMany(tables.users, itemCreator === undefined ? [] : [itemCreator]),
+        tx.getMany(tables.creatorDaily, dailyIds),
       ]);
+      // Rows read so far, by id (undefined: absent), none written yet.
+      const wallets = new Map(walletIds.map((id, i) => [id, walletRows[i]]));
+      const daily = new Map(dailyIds.map((id, i) => [id, dailyRows[i]]));
+      if (found) remember(known, found.id, found.creatorId);
+      if (experience) remember(known, experience.id, experience.creatorId);
+      /** The item's creator's user row: read ahead when the guess was right. */
+      const creatorOf = (item: ItemRow) => (itemCreator === item.creatorId ? creatorRows[0] : tx.get(tables.users, item.creatorId));
       const first = prior[0];
       if (first) {
         if (first.itemId !== req.itemId) throw fail.invalid("requestId: already used for a different item");
         // A retried or duplicate request: the first result again, nothing charged.
         if (!found) throw fail.notFound("itemId: no such item");
-        return { wallet: walletView(first.walletAfter), item: await itemView(tx, found, buyerId), transactionId: first.transactionId };
+        const item = itemOf(found, await creatorOf(found), ownedOnce(found.kind) && ownedAlready !== undefined);
+        return { wallet: walletView(first.walletAfter), item, transactionId: first.transactionId };
       }
       if (!found) throw fail.notFound("itemId: no such item");
       const item = found;
@@ -180,8 +198,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
       if (req.expectedPrice !== item.price) throw fail.precondition(`expectedPrice: the price is now ${item.price}`);
       if (item.creatorId === buyerId) throw fail.precondition("itemId: creators cannot buy their own items");
       if (ownedOnce(item.kind) && ownedAlready) throw fail.exists("itemId: already owned");
-      const now = deps.clock.now();
-      const wallet = await settle(tx, buyerWallet ?? emptyWallet(buyerId), now);
+      const wallet = await settle(tx, wallets.get(buyerId) ?? emptyWallet(buyerId), now);
       const plan = planSpend(wallet, item.price);
       if (!plan) throw fail.precondition(`not enough credits: the price is ${item.price}, you can spend ${wallet.purchased + wallet.earned}`);
       const split = splitSale({ price: item.price, avatarItem: AVATAR_KINDS.includes(item.kind), creatorId: item.creatorId, sellingCreatorId });
@@ -234,16 +251,17 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
       if (ownedOnce(item.kind)) {
         await tx.put(tables.ownership, { id: ownershipId(buyerId, item.id), userId: buyerId, itemId: item.id, kind: item.kind, acquiredAt: now, seq });
       }
-      // Started in one turn: the order (a unique index, so answered), the sellers' wallets, the daily figures and the creator's name.
-      const [, sellerWallets, creator] = await Promise.all([
+      // What was not read ahead (creators this server had not seen), read in one turn: the sellers' wallets, the daily figures, the creator's name.
+      const unread = shares.map((share) => share.userId).filter((id) => !wallets.has(id));
+      const [, more, creator] = await Promise.all([
         tx.put(tables.orders, order),
-        shares.length > 0 ? tx.getMany(tables.wallets, shares.map((share) => share.userId)) : [],
-        tx.get(tables.users, item.creatorId),
-        recordSaleStats(tx, now, { buyerId, creatorId: item.creatorId, creatorShare: split.creatorShare, sellingCreatorId: order.sellingCreatorId, experienceShare }),
+        unread.length > 0 ? tx.getMany(tables.wallets, unread) : [],
+        creatorOf(item),
+        recordSaleStats(tx, now, { buyerId, creatorId: item.creatorId, creatorShare: split.creatorShare, sellingCreatorId: order.sellingCreatorId, experienceShare }, daily),
       ]);
-      for (const [i, share] of shares.entries()) {
-        await post(tx, deps, share, await settle(tx, sellerWallets[i] ?? emptyWallet(share.userId), now));
-      }
+      for (const [i, id] of unread.entries()) wallets.set(id, more[i]);
+      // The sellers' wallets as read above: the buyer's is the only one written so far, and no share is the buyer's.
+      for (const share of shares) await post(tx, deps, share, await settle(tx, wallets.get(share.userId) ?? emptyWallet(share.userId), now));
       // Just bought: owned when the kind is owned once (the ownership row above), never otherwise.
       return { wallet: walletView(bought.wallet), item: itemOf(sold, creator, ownedOnce(item.kind)), transactionId: bought.row.id };
     });

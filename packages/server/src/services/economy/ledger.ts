@@ -63,13 +63,16 @@ export async function settledWallet(tx: Tx, userId: string, now: number): Promis
 export async function settle(tx: Tx, wallet: WalletRow, now: number): Promise<WalletRow> {
   if (wallet.nextReleaseAt === null || wallet.nextReleaseAt > now) return wallet;
   const { userId } = wallet;
-  const due = await tx.query(tables.ledger, "heldByUser", { equals: [userId], range: { lte: now } });
+  // The holds due and the first one after them, read together: once the due ones are released, that one is the first held.
+  const [due, [next]] = await Promise.all([
+    tx.query(tables.ledger, "heldByUser", { equals: [userId], range: { lte: now } }),
+    tx.query(tables.ledger, "heldByUser", { equals: [userId], range: { gt: now }, limit: 1 }),
+  ]);
   let released = 0;
   for (const row of due) {
     released += row.pending;
     await tx.put(tables.ledger, withChanges(row, { earned: row.earned + row.pending, pending: 0, heldUntil: null }));
   }
-  const [next] = await tx.query(tables.ledger, "heldByUser", { equals: [userId], limit: 1 });
   const settled = withChanges(wallet, {
     earned: wallet.earned + released,
     pending: wallet.pending - released,

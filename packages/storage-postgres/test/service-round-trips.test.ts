@@ -1,0 +1,87 @@
+/*
+ * Messages a service call sends to the database (docs/storage.md, "Isolation
+ * and retries"): each costs the server far more than the statements in it,
+ * so a call's count is part of its behaviour. On PGlite in memory, with
+ * every message counted; a read-only transaction of one message (the token
+ * check) is left out, so that what is counted is the call's own.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { createClient, createMemoryTokenStore } from "@playfield/client";
+import { tables } from "@playfield/core";
+import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSqlStorage, pgliteDatabase, type SqlDatabase, type SqlStorage } from "../src/index.js";
+
+const messages: string[] = [];
+/** The database, with each message it is sent recorded. */
+function counted(database: SqlDatabase): SqlDatabase {
+  return {
+    kind: database.kind,
+    close: () => database.close(),
+    session: (fn) => database.session((session) => fn({
+      query: (text, params) => {
+        messages.push(text);
+        return session.query(text, params);
+      },
+      batch: (texts) => {
+        messages.push(texts.join("; "));
+        return session.batch(texts);
+      },
+    })),
+  };
+}
+
+/** The messages `fn` makes the storage send, but for read-only transactions of one message. */
+async function tripsOf(fn: () => Promise<unknown>): Promise<string[]> {
+  messages.length = 0;
+  await fn();
+  return messages.filter((text) => !(text.startsWith("BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY;") && text.endsWith("; COMMIT")));
+}
+
+let storage: SqlStorage;
+let server: MemoryServer;
+beforeAll(async () => {
+  storage = createSqlStorage(counted(pgliteDatabase(new PGlite())));
+  await storage.init(tables.allTables);
+  server = createMemoryServer({ storage });
+}, 120_000);
+afterAll(() => storage.close());
+
+const clientOf = (accessToken: string) => createClient({
+  baseUrl: "http://playfield.test", fetch: server.fetch, tokenStore: createMemoryTokenStore({ accessToken, refreshToken: "", expiresAt: 0 }),
+});
+
+describe("messages per BuyItem", () => {
+  it("should read what the request names at once and write with COMMIT: three messages, two once the server knows the creators", async () => {
+    const [creator, host, buyer, again] = await Promise.all([server.seed.user(), server.seed.user(), server.seed.user(), server.seed.user()]);
+    const now = server.clock.now();
+    await storage.transact((tx) => tx.put(tables.experiences, {
+      id: "exp_host", creatorId: host.userId, title: "Host", description: "", genre: "", thumbnailUrl: "", visibility: "public", hostingTier: "edge",
+      maxPlayers: 10, startPlaceId: "plc_1", liveVersionId: null, createdAt: now, updatedAt: now, visits: 0, favorites: 0, upVotes: 0, downVotes: 0,
+    }));
+    const item = await clientOf(creator.accessToken).economy.createItem({ kind: "avatar_hat", name: "Hat", description: "", price: 100, experienceId: "" });
+    for (const user of [buyer, again]) await server.operator.wallets.grant(user.userId, 1_000);
+    // An avatar item sold in another creator's experience: the buyer, the item's creator and the experience's creator are paid.
+    const buy = (user: { accessToken: string }) => clientOf(user.accessToken).economy.buyItem({
+      itemId: item.id, expectedPrice: 100, requestId: "req-1", soldInExperienceId: "exp_host",
+    });
+
+    // The first sale this server sees: the creators' rows are read once the item and the experience name them.
+    const first = await tripsOf(() => buy(buyer));
+    expect(first).toHaveLength(3);
+    expect(first[0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE;/);
+    expect(first[2]).toMatch(/; COMMIT$/);
+    // Then the creators are known: their rows are read with the item.
+    const second = await tripsOf(() => buy(again));
+    expect(second).toHaveLength(2);
+    expect(second[1]).toMatch(/^INSERT .*; COMMIT$/s);
+    // A retried request: its reads, then COMMIT; nothing charged again.
+    const before = await clientOf(again.accessToken).economy.getWallet({});
+    const replay = await tripsOf(() => buy(again));
+    expect(replay).toHaveLength(2);
+    expect(await clientOf(again.accessToken).economy.getWallet({})).toEqual(before);
+
+    const [creatorWallet, hostWallet] = await storage.transact((tx) => tx.getMany(tables.wallets, [creator.userId, host.userId]));
+    expect([creatorWallet!.pending, hostWallet!.pending]).toEqual([140, 20]);
+  });
+});

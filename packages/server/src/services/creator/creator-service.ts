@@ -175,7 +175,7 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
       const wallet = await settledWallet(tx, userId, now);
       if (wallet.earned < req.credits) throw fail.precondition(`credits: only ${wallet.earned} earned credits can be cashed out`);
       const id = deps.ids.id("pay");
-      await post(tx, deps, { userId, kind: "payout", amount: -req.credits, earned: -req.credits, memo: `Payout ${id} (${method})`, ref: id });
+      await post(tx, deps, { userId, kind: "payout", amount: -req.credits, earned: -req.credits, memo: `Payout ${id} (${method})`, ref: id }, wallet);
       const payout: PayoutRow = {
         id,
         userId,

@@ -10,38 +10,20 @@ import { createClient, createMemoryTokenStore } from "@playfield/client";
 import { tables } from "@playfield/core";
 import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqlStorage, pgliteDatabase, type SqlDatabase, type SqlStorage } from "../src/index.js";
+import { createSqlStorage, pgliteDatabase, type SqlStorage } from "../src/index.js";
+import { countedDatabase, messagesOf } from "./counted-database.js";
 
 const messages: string[] = [];
-/** The database, with each message it is sent recorded. */
-function counted(database: SqlDatabase): SqlDatabase {
-  return {
-    kind: database.kind,
-    close: () => database.close(),
-    session: (fn) => database.session((session) => fn({
-      query: (text, params) => {
-        messages.push(text);
-        return session.query(text, params);
-      },
-      batch: (texts) => {
-        messages.push(texts.join("; "));
-        return session.batch(texts);
-      },
-    })),
-  };
-}
-
-/** The messages `fn` makes the storage send, but for read-only transactions of one message. */
+/** The messages `fn` makes the storage send, but for read-only transactions of one message (the token check). */
 async function tripsOf(fn: () => Promise<unknown>): Promise<string[]> {
-  messages.length = 0;
-  await fn();
-  return messages.filter((text) => !(text.startsWith("BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY;") && text.endsWith("; COMMIT")));
+  const sent = await messagesOf(messages, fn);
+  return sent.filter((text) => !(text.startsWith("BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY;") && text.endsWith("; COMMIT")));
 }
 
 let storage: SqlStorage;
 let server: MemoryServer;
 beforeAll(async () => {
-  storage = createSqlStorage(counted(pgliteDatabase(new PGlite())));
+  storage = createSqlStorage(countedDatabase(pgliteDatabase(new PGlite()), messages));
   await storage.init(tables.allTables);
   server = createMemoryServer({ storage });
 }, 120_000);

@@ -7,8 +7,8 @@ import { compareKeys, type Cursor, type IndexKey, type KeyRange, type Query } fr
 
 /** Where a stored row lives: the one object every index entry of the row points to. */
 export interface RowSlot<Row = unknown> {
-  /** The row as last put; an overwrite that keeps an entry's key changes only this. */
-  row: Row;
+  /** The row as last put, in its version; an overwrite that keeps an entry's key changes only this. */
+  version: { readonly row: Row };
 }
 
 /** One entry of an index: the row's key in it, its primary key and the row's slot. */

@@ -6,16 +6,13 @@
  * if its function throws, the log writes back each row's previous version
  * (through the same `write` as a put) before the error is rethrown, and no
  * other transaction ever saw the partial state.
+ *
+ * Every authenticated call runs two or three transactions, so a
+ * transaction costs as few objects as it can: one Tx, an undo log only once
+ * it writes, and no promise besides its own unless it has to wait its turn.
  */
-import { PRIMARY_INDEX, type CountQuery, type Query, type Storage, type StorageSnapshot, type TableDef, type TransactOptions, type Tx } from "@playfield/core";
+import { PRIMARY_INDEX, type CountQuery, type Query, type Storage, type StorageSnapshot, type TableDef, type Tx } from "@playfield/core";
 import { createTableStore, type RowVersion, type TableStore } from "./table-store.js";
-
-/** What one write replaced, to undo it. */
-interface UndoRecord {
-  store: TableStore;
-  id: string;
-  previous: RowVersion | undefined;
-}
 
 /**
  * Creates an empty in-memory storage. Tables are known by name and set up on
@@ -30,12 +27,16 @@ interface UndoRecord {
  */
 export function createMemoryStorage(): Storage {
   const stores = new Map<string, TableStore>();
-  // The tail of the queue of transactions: each starts when the one before it settles.
-  let tail: Promise<unknown> = Promise.resolve();
-  // Transactions queued or running: with none, the next starts at once rather than a turn later.
-  let queued = 0;
-  const dequeue = () => {
-    queued -= 1;
+  // Whether a transaction (or a clear, snapshot or restore) runs. Those asked for meanwhile wait
+  // here in call order; each starts when the one before it settles. With none running, the next
+  // starts at once rather than a turn later.
+  let busy = false;
+  const waiting: (() => void)[] = [];
+  /** Hands the turn to the next waiting, as the one running settles. */
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else busy = false;
   };
 
   function storeOf<R>(table: TableDef<R>): TableStore<R> {
@@ -47,15 +48,15 @@ export function createMemoryStorage(): Storage {
     return store as TableStore<R>;
   }
 
-  function enqueue<T>(run: () => Promise<T>): Promise<T> {
-    const result = queued === 0 ? run() : tail.then(run);
-    queued += 1;
-    tail = result.then(dequeue, dequeue);
-    return result;
+  /** Waits for the turn: resolves once every earlier transaction settled and it runs. */
+  function turn(): Promise<void> {
+    return new Promise((resolve) => waiting.push(resolve));
   }
 
-  async function runTransaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactOptions = {}): Promise<T> {
-    const tx = new MemoryTx(storeOf, options.readOnly === true);
+  // `release` goes in the finally of the one async function that runs the work, so that an
+  // uncontended transaction makes no promise of the queue's.
+  async function runTransaction<T>(fn: (tx: Tx) => Promise<T>, readOnly: boolean): Promise<T> {
+    const tx = new MemoryTx(storeOf, readOnly);
     try {
       return await fn(tx);
     } catch (error) {
@@ -63,11 +64,35 @@ export function createMemoryStorage(): Storage {
       throw error;
     } finally {
       tx.open = false;
+      release();
     }
   }
 
+  async function exclusively<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } finally {
+      release();
+    }
+  }
+
+  function enqueue<T>(run: () => Promise<T>): Promise<T> {
+    if (!busy) {
+      busy = true;
+      return exclusively(run);
+    }
+    return turn().then(() => exclusively(run));
+  }
+
   return {
-    transact: (fn, options) => enqueue(() => runTransaction(fn, options)),
+    transact: (fn, options) => {
+      const readOnly = options?.readOnly === true;
+      if (!busy) {
+        busy = true;
+        return runTransaction(fn, readOnly);
+      }
+      return turn().then(() => runTransaction(fn, readOnly));
+    },
     // Stores are made on first use anyway; made here, a table's indexes are checked up front.
     init: async (tables) => {
       for (const table of tables) storeOf(table as TableDef<unknown>);
@@ -89,8 +114,8 @@ export function createMemoryStorage(): Storage {
       for (const { def, rows } of tablesOf(snapshot)) {
         const store = createTableStore(def);
         for (const row of structuredClone(rows)) {
-          const { id, version } = store.prepare(row);
-          store.write(id, version);
+          const version = store.prepare(row);
+          store.write(version.id, version);
         }
         restored.set(def.name, store);
       }
@@ -107,7 +132,8 @@ export function createMemoryStorage(): Storage {
  */
 class MemoryTx implements Tx {
   open = true;
-  private readonly log: UndoRecord[] = [];
+  // What each write replaced, as flat triples (store, id, previous version): made on the first write.
+  private log: (TableStore | string | RowVersion | undefined)[] | null = null;
   constructor(private readonly storeOf: <R>(table: TableDef<R>) => TableStore<R>, private readonly readOnly: boolean) {}
 
   private live(): void {
@@ -133,8 +159,8 @@ class MemoryTx implements Tx {
   async put<R>(table: TableDef<R>, row: R) {
     this.writable("put into", table as TableDef<unknown>);
     const store = this.storeOf(table);
-    const { id, version } = store.prepare(row);
-    this.log.push({ store: store as TableStore, id, previous: store.write(id, version) as RowVersion | undefined });
+    const version = store.prepare(row);
+    (this.log ??= []).push(store as TableStore, version.id, store.write(version.id, version) as RowVersion | undefined);
   }
 
   async delete<R>(table: TableDef<R>, id: string) {
@@ -142,7 +168,7 @@ class MemoryTx implements Tx {
     const store = this.storeOf(table);
     const previous = store.write(id, undefined) as RowVersion | undefined;
     if (previous === undefined) return false;
-    this.log.push({ store: store as TableStore, id, previous });
+    (this.log ??= []).push(store as TableStore, id, previous);
     return true;
   }
 
@@ -160,9 +186,10 @@ class MemoryTx implements Tx {
 
   /** Writes back each row's previous version, newest first. */
   undo(): void {
-    for (let i = this.log.length - 1; i >= 0; i--) {
-      const { store, id, previous } = this.log[i]!;
-      store.write(id, previous);
+    const log = this.log;
+    if (log === null) return;
+    for (let i = log.length - 3; i >= 0; i -= 3) {
+      (log[i] as TableStore).write(log[i + 1] as string, log[i + 2] as RowVersion | undefined);
     }
   }
 }

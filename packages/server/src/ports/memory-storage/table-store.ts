@@ -5,15 +5,19 @@
  * delete and an undo are all one `write` of a row version, which moves only
  * the index entries whose key changed: every entry of a row points to the
  * row's slot, so an entry whose key stays shows the new row with no tree work.
+ * A write swaps the slot's version object and answers the one it replaced
+ * (what an undo writes back): a put allocates its version and index entries,
+ * and nothing more.
  */
 import { PRIMARY_INDEX, UniqueViolation, compareKeys, type IndexDef, type IndexKey, type Query, type TableDef } from "@playfield/core";
 import { beforeCursor, compareEntries, matchBounds, type IndexEntry, type RowSlot } from "./index-range.js";
 import { createOrderStatisticTree, type OrderStatisticTree } from "./order-statistic-tree.js";
 
-/** A version of a row: the row and its key in each declared index (null when left out of it). */
+/** A version of a row: its primary key, the row and its key in each declared index (null when left out of it). */
 export interface RowVersion<Row = unknown> {
-  row: Row;
-  keys: readonly (IndexKey | null)[];
+  readonly id: string;
+  readonly row: Row;
+  readonly keys: readonly (IndexKey | null)[];
 }
 
 /** One table's rows and indexes. */
@@ -21,7 +25,7 @@ export interface TableStore<Row = unknown> {
   readonly def: TableDef<Row>;
   get(id: string): Row | undefined;
   /** The version `row` would write; throws `UniqueViolation` (or on a bad key) without changing anything. */
-  prepare(row: Row): { id: string; version: RowVersion<Row> };
+  prepare(row: Row): RowVersion<Row>;
   /** Makes `version` the row `id` (undefined removes it); answers the version it replaced. */
   write(id: string, version: RowVersion<Row> | undefined): RowVersion<Row> | undefined;
   query(index: string, query: Query): Row[];
@@ -29,10 +33,8 @@ export interface TableStore<Row = unknown> {
   clear(): void;
 }
 
-/** A stored row: its slot, which its index entries share, with its current keys. */
-interface Slot<Row> extends RowSlot<Row> {
-  keys: readonly (IndexKey | null)[];
-}
+/** A stored row: its slot, which its index entries share. */
+type Slot<Row> = RowSlot<Row> & { version: RowVersion<Row> };
 
 type Tree<Row> = OrderStatisticTree<IndexEntry<Row>>;
 
@@ -74,46 +76,57 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
   }
 
   function insert(id: string, version: RowVersion<Row>): void {
-    const slot: Slot<Row> = { row: version.row, keys: version.keys };
+    const slot: Slot<Row> = { version };
     rows.set(id, slot);
-    slot.keys.forEach((key, i) => key && trees[i]!.insert({ key, id, slot }));
+    const { keys } = version;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key) trees[i]!.insert({ key, id, slot });
+    }
     primary?.insert({ key: [id], id, slot });
   }
 
   function remove(id: string, slot: Slot<Row>): void {
     rows.delete(id);
-    slot.keys.forEach((key, i) => key && trees[i]!.delete({ key, id, slot }));
+    const { keys } = slot.version;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key) trees[i]!.delete({ key, id, slot });
+    }
     primary?.delete({ key: [id], id, slot });
   }
 
   /** Moves the entries of `slot` whose key differs in `version`, then makes `version` the slot's. */
   function update(id: string, slot: Slot<Row>, version: RowVersion<Row>): void {
+    const held = slot.version.keys;
     for (let i = 0; i < trees.length; i++) {
-      const before = slot.keys[i] ?? null, after = version.keys[i] ?? null;
+      const before = held[i] ?? null, after = version.keys[i] ?? null;
       if (sameKey(before, after)) continue;
       if (before) trees[i]!.delete({ key: before, id, slot });
       if (after) trees[i]!.insert({ key: after, id, slot });
     }
-    slot.row = version.row;
-    slot.keys = version.keys;
+    slot.version = version;
   }
 
   return {
     def,
-    get: (id) => rows.get(id)?.row,
+    get: (id) => rows.get(id)?.version.row,
     prepare(row) {
       const id = def.primaryKey(row);
       if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
-      const held = rows.get(id)?.keys;
-      const keys = defs.map((index, i) => {
+      const held = rows.get(id)?.version.keys;
+      const keys: (IndexKey | null)[] = [];
+      for (let i = 0; i < defs.length; i++) {
+        const index = defs[i]!;
         const key = index.key(row);
-        if (key === null) return null;
-        checkKey(def.name, names[i]!, key);
-        // A key the row holds already is its own: the index is unique, so no other row holds it.
-        if (index.unique && !sameKey(held?.[i] ?? null, key)) checkUnique(i, key, id);
-        return key;
-      });
-      return { id, version: { row, keys } };
+        if (key !== null) {
+          checkKey(def.name, names[i]!, key);
+          // A key the row holds already is its own: the index is unique, so no other row holds it.
+          if (index.unique && !sameKey(held?.[i] ?? null, key)) checkUnique(i, key, id);
+        }
+        keys.push(key);
+      }
+      return { id, row, keys };
     },
     write(id, version) {
       const slot = rows.get(id);
@@ -121,7 +134,7 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
         if (version) insert(id, version);
         return undefined;
       }
-      const previous = { row: slot.row, keys: slot.keys };
+      const previous = slot.version;
       if (version) update(id, slot, version);
       else remove(id, slot);
       return previous;
@@ -147,7 +160,7 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
       if (start >= end) return [];
       const page = tree.slice(start, end);
       if (desc) page.reverse();
-      return page.map((entry) => entry.slot.row);
+      return page.map((entry) => entry.slot.version.row);
     },
     count(index, query) {
       const { start, end } = matchBounds(treeOf(index).countWhile, query);

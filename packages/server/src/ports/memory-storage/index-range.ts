@@ -5,22 +5,14 @@
  */
 import { compareKeys, type Cursor, type IndexKey, type KeyRange, type Query } from "@playfield/core";
 
-/** Where a stored row lives: the one object every index entry of the row points to. */
-export interface RowSlot<Row = unknown> {
-  /** The row as last put, in its version; an overwrite that keeps an entry's key changes only this. */
-  version: { readonly row: Row };
+/** Orders two primary keys. */
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** One entry of an index: the row's key in it, its primary key and the row's slot. */
-export interface IndexEntry<Row = unknown> {
-  key: IndexKey;
-  id: string;
-  slot: RowSlot<Row>;
-}
-
-/** Orders entries by index key (`compareKeys`), ties by primary key. */
-export function compareEntries(a: Cursor, b: Cursor): number {
-  return compareKeys(a.key, b.key) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** Orders an entry (its index key and primary key) against a cursor: by index key (`compareKeys`), ties by primary key. */
+export function compareEntries(key: IndexKey, id: string, cursor: Cursor): number {
+  return compareKeys(key, cursor.key) || compareIds(id, cursor.id);
 }
 
 /** Compares two key elements with the rules of `compareKeys`. */
@@ -40,19 +32,19 @@ function comparePrefix(key: IndexKey, prefix: IndexKey): number {
   return 0;
 }
 
-/** A predicate that holds for the entries before a bound. */
-export type Before = (entry: Cursor) => boolean;
+/** A predicate that holds for the entries before a bound, given an entry's index key and primary key. */
+export type Before = (key: IndexKey, id: string) => boolean;
 
 /** Entries before the first one matching `equals` and `range`. */
 export function beforeStart(equals: IndexKey, range: KeyRange | undefined): Before {
   const p = equals.length;
   const { gt, gte } = range ?? {};
   const bounded = hasBounds(range);
-  return (entry) => {
-    const c = comparePrefix(entry.key, equals);
+  return (key) => {
+    const c = comparePrefix(key, equals);
     if (c !== 0) return c < 0;
     if (!bounded) return false;
-    const v = entry.key[p];
+    const v = key[p];
     // A key with no element to bound sorts first and cannot match a range.
     if (v === undefined) return true;
     if (gt !== undefined && compareElements(v, gt) <= 0) return true;
@@ -64,10 +56,10 @@ export function beforeStart(equals: IndexKey, range: KeyRange | undefined): Befo
 export function beforeEnd(equals: IndexKey, range: KeyRange | undefined): Before {
   const p = equals.length;
   const { lt, lte } = range ?? {};
-  return (entry) => {
-    const c = comparePrefix(entry.key, equals);
+  return (key) => {
+    const c = comparePrefix(key, equals);
     if (c !== 0) return c < 0;
-    const v = entry.key[p];
+    const v = key[p];
     if (v === undefined) return true;
     if (lt !== undefined && compareElements(v, lt) >= 0) return false;
     return lte === undefined || compareElements(v, lte) <= 0;
@@ -76,7 +68,7 @@ export function beforeEnd(equals: IndexKey, range: KeyRange | undefined): Before
 
 /** Entries at or before `cursor` (`inclusive`), or strictly before it. */
 export function beforeCursor(cursor: Cursor, inclusive: boolean): Before {
-  return inclusive ? (entry) => compareEntries(entry, cursor) <= 0 : (entry) => compareEntries(entry, cursor) < 0;
+  return inclusive ? (key, id) => compareEntries(key, id, cursor) <= 0 : (key, id) => compareEntries(key, id, cursor) < 0;
 }
 
 function hasBounds(range: KeyRange | undefined): boolean {

@@ -132,8 +132,8 @@ export function createMemoryStorage(): Storage {
  */
 class MemoryTx implements Tx {
   open = true;
-  // What each write replaced, as flat triples (store, id, previous version): made on the first write.
-  private log: (TableStore | string | RowVersion | undefined)[] | null = null;
+  // What each write replaced, four entries a write (store, id, previous row, its keys): made on the first write.
+  private log: unknown[] | null = null;
   constructor(private readonly storeOf: <R>(table: TableDef<R>) => TableStore<R>, private readonly readOnly: boolean) {}
 
   private live(): void {
@@ -160,16 +160,20 @@ class MemoryTx implements Tx {
     this.writable("put into", table as TableDef<unknown>);
     const store = this.storeOf(table);
     const version = store.prepare(row);
-    (this.log ??= []).push(store as TableStore, version.id, store.write(version.id, version) as RowVersion | undefined);
+    const log = (this.log ??= []);
+    log.push(store);
+    store.write(version.id, version, log);
   }
 
   async delete<R>(table: TableDef<R>, id: string) {
     this.writable("delete from", table as TableDef<unknown>);
     const store = this.storeOf(table);
-    const previous = store.write(id, undefined) as RowVersion | undefined;
-    if (previous === undefined) return false;
-    (this.log ??= []).push(store as TableStore, id, previous);
-    return true;
+    const log = (this.log ??= []);
+    log.push(store);
+    if (store.write(id, undefined, log)) return true;
+    // Nothing was there: nothing to write back.
+    log.length -= 4;
+    return false;
   }
 
   async query<R>(table: TableDef<R>, index: string, query: Query = {}) {
@@ -188,8 +192,10 @@ class MemoryTx implements Tx {
   undo(): void {
     const log = this.log;
     if (log === null) return;
-    for (let i = log.length - 3; i >= 0; i -= 3) {
-      (log[i] as TableStore).write(log[i + 1] as string, log[i + 2] as RowVersion | undefined);
+    for (let i = log.length - 4; i >= 0; i -= 4) {
+      const id = log[i + 1] as string;
+      const keys = log[i + 3] as RowVersion["keys"] | undefined;
+      (log[i] as TableStore).write(id, keys === undefined ? undefined : { id, row: log[i + 2], keys });
     }
   }
 }

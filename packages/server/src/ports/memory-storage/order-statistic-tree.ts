@@ -11,11 +11,19 @@
 export type Compare<T> = (a: T, b: T) => number;
 
 /** Node sizes; small values exercise splits and merges in tests. */
-export interface TreeOptions {
+export interface TreeOptions<T = unknown> {
   /** Most items in a leaf (at least 4). */
   leafCapacity?: number;
   /** Most children of an inner node (at least 4). */
   branchCapacity?: number;
+  /**
+   * The separator an item leaves in an inner node, compared like an item
+   * (default: the item itself). A tree of items that change in place (the
+   * memory storage's row slots, whose keys a write replaces while the slot
+   * is out of the index) keeps a copy of their order here, so that a later
+   * change cannot move a separator.
+   */
+  separator?: (item: T) => T;
 }
 
 /** A sorted set of distinct items (by `compare`) with positional access. */
@@ -78,11 +86,12 @@ const widthOf = <T>(node: TreeNode<T>): number => (node.leaf ? node.items.length
 const newLeaf = <T>(items: T[]): Leaf<T> => ({ leaf: true, items, prev: null, next: null });
 
 /** Creates an empty order-statistic tree ordered by `compare`. */
-export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOptions = {}): OrderStatisticTree<T> {
+export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOptions<T> = {}): OrderStatisticTree<T> {
   const leafMax = Math.max(4, options.leafCapacity ?? 64);
   const branchMax = Math.max(4, options.branchCapacity ?? 64);
   const leafMin = leafMax >> 1;
   const branchMin = branchMax >> 1;
+  const separator = options.separator ?? ((item: T) => item);
   let root: TreeNode<T> = newLeaf([]);
 
   /** First position in `items` whose item is not below `probe`. */
@@ -122,7 +131,7 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
       right.prev = node;
       if (node.next) node.next.prev = right;
       node.next = right;
-      return { sep: right.items[0]!, right };
+      return { sep: separator(right.items[0]!), right };
     }
     const i = childFor(node, item);
     const result = insertInto(node.children[i]!, item);
@@ -179,7 +188,7 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
     if (left.leaf && child.leaf) {
       const moved = left.items.pop()!;
       child.items.unshift(moved);
-      parent.seps[i] = moved;
+      parent.seps[i] = separator(moved);
       parent.counts[i - 1]!--;
       parent.counts[i]!++;
       return;
@@ -202,7 +211,7 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
   function borrowFromRight(parent: Branch<T>, i: number, child: TreeNode<T>, right: TreeNode<T>): void {
     if (child.leaf && right.leaf) {
       child.items.push(right.items.shift()!);
-      parent.seps[i + 1] = right.items[0]!;
+      parent.seps[i + 1] = separator(right.items[0]!);
       parent.counts[i]!++;
       parent.counts[i + 1]!--;
       return;

@@ -3,14 +3,17 @@
  * applied at once; the transaction that made them keeps what each replaced,
  * so that it can put it back if it fails (see memory-storage.ts). A put, a
  * delete and an undo are all one `write` of a row version, which moves only
- * the index entries whose key changed: every entry of a row points to the
- * row's slot, so an entry whose key stays shows the new row with no tree work.
- * A write swaps the slot's version object and answers the one it replaced
- * (what an undo writes back): a put allocates its version and index entries,
- * and nothing more.
+ * the index entries whose key changed.
+ *
+ * A stored row is one slot object (its id, row and index keys), and every
+ * index tree holds the slot itself, ordered by the slot's key in that index:
+ * an overwrite that keeps an index's key changes the slot with no tree work,
+ * and a stored row costs its slot and keys, with no entry object per index
+ * (history, ledger and order rows are kept for long: fewer objects are less
+ * for the garbage collector to copy and mark).
  */
 import { PRIMARY_INDEX, UniqueViolation, compareKeys, type IndexDef, type IndexKey, type Query, type TableDef } from "@playfield/core";
-import { beforeCursor, compareEntries, matchBounds, type IndexEntry, type RowSlot } from "./index-range.js";
+import { beforeCursor, compareIds, matchBounds, type Before } from "./index-range.js";
 import { createOrderStatisticTree, type OrderStatisticTree } from "./order-statistic-tree.js";
 
 /** A version of a row: its primary key, the row and its key in each declared index (null when left out of it). */
@@ -26,17 +29,36 @@ export interface TableStore<Row = unknown> {
   get(id: string): Row | undefined;
   /** The version `row` would write; throws `UniqueViolation` (or on a bad key) without changing anything. */
   prepare(row: Row): RowVersion<Row>;
-  /** Makes `version` the row `id` (undefined removes it); answers the version it replaced. */
-  write(id: string, version: RowVersion<Row> | undefined): RowVersion<Row> | undefined;
+  /**
+   * Makes `version` the row `id` (undefined removes it); answers whether a
+   * row was there. With `log`, pushes what it replaced, to write back:
+   * `id`, then the row and its keys (both undefined when there was none).
+   */
+  write(id: string, version: RowVersion<Row> | undefined, log?: unknown[]): boolean;
   query(index: string, query: Query): Row[];
   count(index: string, query: Pick<Query, "equals" | "range">): number;
   clear(): void;
 }
 
-/** A stored row: its slot, which its index entries share. */
-type Slot<Row> = RowSlot<Row> & { version: RowVersion<Row> };
+/** A stored row: the object each index tree holds. The version a put prepared becomes the slot of a new row. */
+interface Slot<Row> {
+  readonly id: string;
+  row: Row;
+  keys: readonly (IndexKey | null)[];
+}
 
-type Tree<Row> = OrderStatisticTree<IndexEntry<Row>>;
+type Tree<Row> = OrderStatisticTree<Slot<Row>>;
+
+/** An index's tree and how to read a slot's key in it. */
+interface Index<Row> {
+  tree: Tree<Row>;
+  keyOf: (slot: Slot<Row>) => IndexKey;
+}
+
+const primaryKeyOf = (slot: Slot<unknown>): IndexKey => [slot.id];
+const compareById = (a: Slot<unknown>, b: Slot<unknown>): number => compareIds(a.id, b.id);
+/** A slot's place as a separator: its id and keys as they are now (a write gives a slot a new keys array, never changes one). */
+const separatorOf = <Row>(slot: Slot<Row>): Slot<Row> => ({ id: slot.id, row: undefined as Row, keys: slot.keys });
 
 /** Creates the empty store of the table `def`. */
 export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
@@ -45,77 +67,92 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
   }
   const names = Object.keys(def.indexes);
   const defs: IndexDef<Row>[] = names.map((name) => def.indexes[name]!);
-  const trees: Tree<Row>[] = names.map(() => createOrderStatisticTree<IndexEntry<Row>>(compareEntries));
+  const indexes: Index<Row>[] = names.map((_, i) => ({
+    tree: createOrderStatisticTree<Slot<Row>>((a, b) => compareKeys(a.keys[i]!, b.keys[i]!) || compareIds(a.id, b.id), { separator: separatorOf }),
+    keyOf: (slot) => slot.keys[i]!,
+  }));
+  const trees = indexes.map((index) => index.tree);
   const positions = new Map(names.map((name, i) => [name, i]));
   const rows = new Map<string, Slot<Row>>();
   // Built on the first query by primary key, then kept up to date: most tables never need it.
-  let primary: Tree<Row> | null = null;
+  let primary: Index<Row> | null = null;
 
-  function treeOf(index: string): Tree<Row> {
+  function indexOf(index: string): Index<Row> {
     if (index === PRIMARY_INDEX) return primary ??= buildPrimary();
     const i = positions.get(index);
     if (i === undefined) throw new Error(`no index ${def.name}.${index}`);
-    return trees[i]!;
+    return indexes[i]!;
   }
 
-  function buildPrimary(): Tree<Row> {
-    const tree = createOrderStatisticTree<IndexEntry<Row>>(compareEntries);
-    for (const [id, slot] of rows) tree.insert({ key: [id], id, slot });
-    return tree;
+  function buildPrimary(): Index<Row> {
+    const tree = createOrderStatisticTree<Slot<Row>>(compareById);
+    for (const slot of rows.values()) tree.insert(slot);
+    return { tree, keyOf: primaryKeyOf };
+  }
+
+  /** How many entries of `index` come before the bound `before`. */
+  function countBefore(index: Index<Row>, before: Before): number {
+    const { keyOf } = index;
+    return index.tree.countWhile((slot) => before(keyOf(slot), slot.id));
   }
 
   function checkUnique(i: number, key: IndexKey, id: string): void {
     const tree = trees[i]!;
     // Entries with this key sit together, ordered by id: one of the first two is another row's, if any.
-    const start = tree.countWhile((e) => compareKeys(e.key, key) < 0);
-    for (const entry of [tree.at(start), tree.at(start + 1)]) {
-      if (entry && entry.id !== id && compareKeys(entry.key, key) === 0) {
+    const start = tree.countWhile((slot) => compareKeys(slot.keys[i]!, key) < 0);
+    for (const slot of [tree.at(start), tree.at(start + 1)]) {
+      if (slot && slot.id !== id && compareKeys(slot.keys[i]!, key) === 0) {
         throw new UniqueViolation(def.name, names[i]!, key);
       }
     }
   }
 
   function insert(id: string, version: RowVersion<Row>): void {
-    const slot: Slot<Row> = { version };
+    // A prepared version is made for one write: a new row's becomes its slot.
+    const slot: Slot<Row> = version.id === id ? (version as Slot<Row>) : { id, row: version.row, keys: version.keys };
     rows.set(id, slot);
-    const { keys } = version;
+    const { keys } = slot;
     for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      if (key) trees[i]!.insert({ key, id, slot });
+      if (keys[i]) trees[i]!.insert(slot);
     }
-    primary?.insert({ key: [id], id, slot });
+    primary?.tree.insert(slot);
   }
 
   function remove(id: string, slot: Slot<Row>): void {
     rows.delete(id);
-    const { keys } = slot.version;
+    const { keys } = slot;
     for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      if (key) trees[i]!.delete({ key, id, slot });
+      if (keys[i]) trees[i]!.delete(slot);
     }
-    primary?.delete({ key: [id], id, slot });
+    primary?.tree.delete(slot);
   }
 
   /** Moves the entries of `slot` whose key differs in `version`, then makes `version` the slot's. */
-  function update(id: string, slot: Slot<Row>, version: RowVersion<Row>): void {
-    const held = slot.version.keys;
+  function update(slot: Slot<Row>, version: RowVersion<Row>): void {
+    const held = slot.keys;
+    const next = version.keys;
+    // Out of the trees by the key they hold, then back in by the new one: a tree orders slots by their current keys.
     for (let i = 0; i < trees.length; i++) {
-      const before = held[i] ?? null, after = version.keys[i] ?? null;
-      if (sameKey(before, after)) continue;
-      if (before) trees[i]!.delete({ key: before, id, slot });
-      if (after) trees[i]!.insert({ key: after, id, slot });
+      const before = held[i] ?? null;
+      if (before !== null && !sameKey(before, next[i] ?? null)) trees[i]!.delete(slot);
     }
-    slot.version = version;
+    slot.row = version.row;
+    slot.keys = next;
+    for (let i = 0; i < trees.length; i++) {
+      const after = next[i] ?? null;
+      if (after !== null && !sameKey(held[i] ?? null, after)) trees[i]!.insert(slot);
+    }
   }
 
   return {
     def,
-    get: (id) => rows.get(id)?.version.row,
+    get: (id) => rows.get(id)?.row,
     prepare(row) {
       const id = def.primaryKey(row);
       if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
-      const held = rows.get(id)?.version.keys;
-      const keys: (IndexKey | null)[] = [];
+      const held = rows.get(id)?.keys;
+      // Sized once: a new row keeps this array as long as it is stored.
+      const keys = new Array<IndexKey | null>(defs.length);
       for (let i = 0; i < defs.length; i++) {
         const index = defs[i]!;
         const key = index.key(row);
@@ -124,31 +161,32 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
           // A key the row holds already is its own: the index is unique, so no other row holds it.
           if (index.unique && !sameKey(held?.[i] ?? null, key)) checkUnique(i, key, id);
         }
-        keys.push(key);
+        keys[i] = key;
       }
       return { id, row, keys };
     },
-    write(id, version) {
+    write(id, version, log) {
       const slot = rows.get(id);
       if (!slot) {
+        log?.push(id, undefined, undefined);
         if (version) insert(id, version);
-        return undefined;
+        return false;
       }
-      const previous = slot.version;
-      if (version) update(id, slot, version);
+      log?.push(id, slot.row, slot.keys);
+      if (version) update(slot, version);
       else remove(id, slot);
-      return previous;
+      return true;
     },
-    query(index, query) {
-      const tree = treeOf(index);
+    query(name, query) {
+      const index = indexOf(name);
       const offset = checkCount("offset", query.offset) ?? 0;
       const limit = checkCount("limit", query.limit) ?? Infinity;
-      let { start, end } = matchBounds(tree.countWhile, query);
+      let { start, end } = matchBounds((before) => countBefore(index, before), query);
       const desc = query.order === "desc";
       if (query.after) {
         // By value, not position: rows added or removed since the cursor was made shift nothing.
-        if (desc) end = Math.min(end, tree.countWhile(beforeCursor(query.after, false)));
-        else start = Math.max(start, tree.countWhile(beforeCursor(query.after, true)));
+        if (desc) end = Math.min(end, countBefore(index, beforeCursor(query.after, false)));
+        else start = Math.max(start, countBefore(index, beforeCursor(query.after, true)));
       }
       if (desc) {
         end -= offset;
@@ -158,12 +196,13 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
         end = Math.min(end, start + limit);
       }
       if (start >= end) return [];
-      const page = tree.slice(start, end);
+      const page = index.tree.slice(start, end);
       if (desc) page.reverse();
-      return page.map((entry) => entry.slot.version.row);
+      return page.map((slot) => slot.row);
     },
-    count(index, query) {
-      const { start, end } = matchBounds(treeOf(index).countWhile, query);
+    count(name, query) {
+      const index = indexOf(name);
+      const { start, end } = matchBounds((before) => countBefore(index, before), query);
       return end - start;
     },
     clear() {

@@ -1,4 +1,4 @@
-import { UniqueViolation, defineTable, type Tx } from "@playfield/core";
+import { UniqueViolation, compareKeys, defineTable, type Tx } from "@playfield/core";
 import { describe, expect, it } from "vitest";
 import { createMemoryStorage } from "../../../src/ports/memory-storage/index.js";
 import { storageContract } from "@playfield/storage-contract";
@@ -89,5 +89,48 @@ describe("createMemoryStorage", () => {
     const page = await storage.transact((tx) => tx.query(Players, "byScore", { offset: 12_345, limit: 3 }));
     expect(page.map((row) => row.score)).toEqual([12_345, 12_346, 12_347]);
     expect(await storage.transact((tx) => tx.count(Players, "byScore", { range: { gt: 15_000 } }))).toBe(n - 15_001);
+  });
+
+  // Each index holds the row's slot, whose keys a write replaces: a slot that was a separator of the
+  // index's tree, then moved, must not move the separator (thousands of rows: many splits and merges).
+  it("should keep every index in order while thousands of rows move, go and come back, with failed transactions between", async () => {
+    interface Row { id: string; a: number; b: string; c: number | null }
+    const keyOf = { byA: (r: Row) => [r.a], byBA: (r: Row) => [r.b, r.a], byC: (r: Row) => (r.c === null ? null : [r.c]) };
+    const Rows = defineTable<Row>()({ name: "rows", primaryKey: (r) => r.id, indexes: { byA: { key: keyOf.byA }, byBA: { key: keyOf.byBA }, byC: { key: keyOf.byC } } });
+    const storage = createMemoryStorage();
+    const model = new Map<string, Row>();
+    let seed = 7;
+    const random = (n: number) => {
+      seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0;
+      return seed % n;
+    };
+    for (let round = 0; round < 12; round++) {
+      const fails = round % 4 === 3;
+      const next = new Map(model);
+      await storage.transact(async (tx) => {
+        for (let k = 0; k < 1_500; k++) {
+          const id = `r${random(4_000)}`;
+          if (random(5) === 0) {
+            await tx.delete(Rows, id);
+            next.delete(id);
+          } else {
+            const row = { id, a: random(50), b: `b${random(7)}`, c: random(3) === 0 ? null : random(1_000) };
+            await tx.put(Rows, row);
+            next.set(id, row);
+          }
+        }
+        if (fails) throw new Error("undo");
+      }).catch((error: Error) => expect(error.message).toBe("undo"));
+      if (!fails) {
+        model.clear();
+        for (const [id, row] of next) model.set(id, row);
+      }
+      for (const [index, key] of Object.entries(keyOf)) {
+        const expected = [...model.values()].filter((r) => key(r) !== null).sort((x, y) => compareKeys(key(x)!, key(y)!) || (x.id < y.id ? -1 : 1)).map((r) => r.id);
+        const rows = await storage.transact((tx) => tx.query(Rows, index));
+        expect(rows.map((r) => r.id)).toEqual(expected);
+      }
+      expect(await storage.transact((tx) => tx.count(Rows, "byA", { equals: [round] }))).toBe([...model.values()].filter((r) => r.a === round).length);
+    }
   });
 });

@@ -42,13 +42,22 @@ export function nodeHttpAdapter(app: NodeApp): (req: IncomingMessage, res: Serve
     req.on("end", () => {
       if (refused) return;
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      const done = app.respond
-        ? app.respond(new NodeRequest(req, body)).then((answer) => writeAnswer(res, answer))
-        : viaFetch(app.handle, req, res, body);
-      done.catch(() => {
+      const failed = () => {
         if (!res.headersSent) writeAnswer(res, errorAnswer(fail.invalid("request could not be read")));
         else res.destroy();
-      });
+      };
+      // One reaction for both outcomes (a `.then` and a `.catch` would make two promises per call).
+      if (app.respond) {
+        app.respond(new NodeRequest(req, body)).then((answer) => {
+          try {
+            writeAnswer(res, answer);
+          } catch {
+            failed();
+          }
+        }, failed);
+      } else {
+        viaFetch(app.handle, req, res, body).catch(failed);
+      }
     });
   };
 }

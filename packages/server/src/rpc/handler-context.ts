@@ -21,17 +21,31 @@ export interface HandlerContext {
   viewerId: string | null;
 }
 
-/** The context of one call: the one place that says who the signed-in caller is. */
+/** Where a context reads the call's headers: the call itself (its `header` method). */
+export interface HeaderSource {
+  header(name: string): string | null;
+}
+
+/**
+ * The context of one call: the one place that says who the signed-in caller
+ * is. A class reading headers from the call, so that a call builds one
+ * object here and no closures.
+ */
+export class CallContext implements HandlerContext {
+  readonly viewerId: string | null;
+  constructor(readonly deps: ServerDeps, readonly caller: Caller, private readonly headers: HeaderSource, readonly clientAddress: string | null) {
+    this.viewerId = caller.kind === "user" ? caller.userId : null;
+  }
+  header(name: string): string | null {
+    return this.headers.header(name);
+  }
+  user(): UserCaller {
+    if (this.caller.kind !== "user") throw fail.unauthenticated("sign in first: no access token");
+    return this.caller;
+  }
+}
+
+/** The context of one call whose headers `header` reads. */
 export function createHandlerContext(deps: ServerDeps, caller: Caller, header: (name: string) => string | null, clientAddress: string | null): HandlerContext {
-  return {
-    deps,
-    caller,
-    header,
-    clientAddress,
-    user() {
-      if (caller.kind !== "user") throw fail.unauthenticated("sign in first: no access token");
-      return caller;
-    },
-    viewerId: caller.kind === "user" ? caller.userId : null,
-  };
+  return new CallContext(deps, caller, { header }, clientAddress);
 }

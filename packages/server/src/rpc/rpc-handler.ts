@@ -4,7 +4,7 @@ import {
 } from "@playfield/core";
 import { authorize } from "./authorize.js";
 import { clientAddressOf } from "./client-address.js";
-import { createHandlerContext } from "./handler-context.js";
+import { CallContext } from "./handler-context.js";
 import type { Route } from "./router.js";
 import type { ServerDeps } from "../server-deps.js";
 
@@ -40,6 +40,8 @@ export type RpcHandler = {
 export const MAX_BODY_BYTES = 12 * 1024 * 1024;
 
 const JSON_TYPE = "application/json";
+// The headers of every answered call: one object for all (nothing changes an answer's headers; CORS copies them).
+const ANSWER_HEADERS: Record<string, string> = { "content-type": JSON_TYPE };
 
 export function errorAnswer(error: PlayfieldError, headers: Record<string, string> = {}): Answer {
   return { status: codeToHttpStatus[error.code], headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(toErrorJson(error)) };
@@ -87,8 +89,10 @@ export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, o
         if (!route.impl) throw new PlayfieldError(Code.Unimplemented, `${route.method.name} is not built yet`);
         const parsed = route.method.input.safeParse(readMessage(table, shape.input, body));
         if (!parsed.success) throw issuesToError(parsed.error.issues);
-        // The call's methods live on its prototype: bind header here, once, rather than hand it over detached.
-        let output = (await route.impl(parsed.data, createHandlerContext(deps, caller, (name) => call.header(name), clientAddressOf(call.clientAddress, call.header("x-forwarded-for"), deps.config.trustedProxies)))) as Record<string, unknown>;
+        const { trustedProxies } = deps.config;
+        const address = trustedProxies.size === 0 ? call.clientAddress : clientAddressOf(call.clientAddress, call.header("x-forwarded-for"), trustedProxies);
+        // The context reads headers from the call itself, whose methods live on its prototype: no closure per call.
+        let output = (await route.impl(parsed.data, new CallContext(deps, caller, call, address))) as Record<string, unknown>;
         if (deps.config.validateResponses) {
           const checked = route.method.output.safeParse(output);
           if (!checked.success) {
@@ -96,7 +100,7 @@ export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, o
           }
           output = checked.data as Record<string, unknown>;
         }
-        return { status: 200, headers: { "content-type": JSON_TYPE }, body: JSON.stringify(writeMessage(table, shape.output, output)) };
+        return { status: 200, headers: ANSWER_HEADERS, body: JSON.stringify(writeMessage(table, shape.output, output)) };
       } catch (reason) {
         if (reason instanceof PlayfieldError) {
           if (reason.code === Code.Internal) onInternalError(reason);

@@ -20,11 +20,14 @@ const PLAYERS = 16;
 const MAX_RUNS = 6;
 
 /** The storage, counting how many times each transaction's function runs (the adapter runs it again after a conflict). */
-function countingRuns(inner: Storage): Storage & { runs: number[] } {
+function countingRuns(inner: Storage): Storage & { runs: number[]; writeRuns: number[] } {
   const runs: number[] = [];
+  /** The runs of `transact`'s read-write transactions alone (a read-only one answered from cached rows, then from the database, runs twice). */
+  const writeRuns: number[] = [];
   return {
     ...inner,
     runs,
+    writeRuns,
     async transact(fn, options) {
       let times = 0;
       try {
@@ -34,6 +37,7 @@ function countingRuns(inner: Storage): Storage & { runs: number[] } {
         }, options);
       } finally {
         runs.push(times);
+        if (options?.readOnly !== true) writeRuns.push(times);
       }
     },
     // The datastore's calls run here (their usage sums are read before the transaction).
@@ -115,6 +119,20 @@ describe.skipIf(url === null)("services on PostgreSQL, many players at once", ()
     const overview = await clientOf(creator.accessToken).creator.getOverview({});
     expect(overview.sales7d).toBe(PLAYERS);
     expect((await clientOf(creator.accessToken).economy.getItem({ itemId: item.id })).sales).toBe(PLAYERS);
+  });
+
+  it("should run one buyer's purchases made at once one after another in a server, none of them run twice", async () => {
+    const creator = await server.seed.user();
+    const experienceId = await experienceOf(creator.userId);
+    const seller = clientOf(creator.accessToken).economy;
+    const items = await Promise.all(Array.from({ length: 8 }, (_, i) => seller.createItem({ kind: "developer_product", name: `Gems ${i}`, description: "", price: 10, experienceId })));
+    const buyer = await server.seed.user();
+    await server.operator.wallets.grant(buyer.userId, 100);
+    storage.writeRuns.length = 0;
+    // Each would write the buyer's wallet: side by side on PostgreSQL, all but one would fail and run again.
+    const bought = await Promise.all(items.map((item, i) => clientOf(buyer.accessToken).economy.buyItem({ itemId: item.id, expectedPrice: 10, requestId: `one-${i}` })));
+    expect(bought.map((b) => b.wallet.total).sort((a, b) => b - a)).toEqual([90, 80, 70, 60, 50, 40, 30, 20]);
+    expect(storage.writeRuns).toEqual(items.map(() => 1));
   });
 
   it("should let 16 players of one experience Set datastore values at once, all succeeding, with the usage counted exactly", async () => {

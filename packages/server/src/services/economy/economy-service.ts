@@ -13,6 +13,7 @@ import { emptyWallet, nextSeq, post, settle, settledWallet, walletView, type Pos
 import { providerOf } from "../../ports/payments/index.js";
 import { recordSaleStats, saleDailyId } from "../creator/stats.js";
 import { knownCreators, remember } from "./known-creators.js";
+import { inBuyerTurn } from "./buyer-turns.js";
 
 /** The origin of this server as the caller reached it, for absolute checkout URLs. */
 function originOf(ctx: HandlerContext): string {
@@ -159,7 +160,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
     const known = knownCreators(deps);
     // Reads asked for together go in one message to a database: every row the request names, and the rows of the item's
     // creators when this server knows who they are; then the writes with COMMIT. Creators it does not know yet cost a message more.
-    return deps.storage.transact(async (tx) => {
+    return inBuyerTurn(deps, buyerId, () => deps.storage.transact(async (tx) => {
       const now = deps.clock.now();
       const itemCreator = known.get(req.itemId);
       const guessed = [...new Set([itemCreator, req.soldInExperienceId ? known.get(req.soldInExperienceId) : undefined])]
@@ -264,7 +265,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
       for (const share of shares) await post(tx, deps, share, await settle(tx, wallets.get(share.userId) ?? emptyWallet(share.userId), now));
       // Just bought: owned when the kind is owned once (the ownership row above), never otherwise.
       return { wallet: walletView(bought.wallet), item: itemOf(sold, creator, ownedOnce(item.kind)), transactionId: bought.row.id };
-    });
+    }));
   },
 
   async listInventory(req, ctx) {

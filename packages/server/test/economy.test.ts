@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Code } from "@playfield/core";
 import { expectError, testServer, TRANSPORTS } from "./fixtures.js";
 import { experience, player, topUp } from "./economy-fixtures.js";
+import { knownCreators } from "../src/services/economy/known-creators.js";
 
 const DAY = 86_400_000;
 const form = (body: string) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
@@ -187,6 +188,27 @@ describe.each(TRANSPORTS)("EconomyService (%s)", (kind) => {
       await expectError(buyer.client.economy.buyItem({ itemId: "itm_none", expectedPrice: 1 }), Code.NotFound, /^itemId: /);
       expect(await buyer.client.economy.getWallet()).toEqual({ purchased: 150, earned: 0, pending: 0, total: 150 });
       expect((await buyer.client.economy.listTransactions({})).transactions).toHaveLength(1);
+    });
+
+    it("should pay the item's and the experience's creators when the creators this server remembers are wrong", async () => {
+      await using t = await testServer(kind);
+      const [maker, host, buyer, stranger] = [await player(t), await player(t), await player(t), await player(t)];
+      const world = await experience(t, host.user.userId);
+      const hat = await maker.client.economy.createItem({ kind: "avatar_hat", name: "Hat", price: 100 });
+      await t.server.operator.wallets.grant(buyer.user.userId, 1000);
+      // BuyItem reads the remembered creators' rows with the item: a wrong guess must cost a read, never money.
+      const known = knownCreators(t.server.deps);
+      known.set(hat.id, stranger.user.userId);
+      known.set(world.id, stranger.user.userId);
+      const bought = await buyer.client.economy.buyItem({ itemId: hat.id, expectedPrice: 100, soldInExperienceId: world.id, requestId: "r1" });
+      expect(bought.item.creatorName).toBe(maker.user.username);
+      expect(await maker.client.economy.getWallet()).toMatchObject({ pending: 70 });
+      expect(await host.client.economy.getWallet()).toMatchObject({ pending: 10 });
+      expect(await stranger.client.economy.getWallet()).toEqual({ purchased: 0, earned: 0, pending: 0, total: 0 });
+      expect([known.get(hat.id), known.get(world.id)]).toEqual([maker.user.userId, host.user.userId]);
+      known.set(hat.id, stranger.user.userId);
+      const again = await buyer.client.economy.buyItem({ itemId: hat.id, expectedPrice: 100, soldInExperienceId: world.id, requestId: "r1" });
+      expect(again).toEqual(bought);
     });
 
     it("should sell avatar items and game passes once, developer products again and again", async () => {

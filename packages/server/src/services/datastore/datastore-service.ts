@@ -34,10 +34,17 @@ function gameCaller(ctx: HandlerContext): GameCaller {
   return ctx.caller;
 }
 
-/** What a call's transaction reads before it and with its first reads. */
+/** What a call reads besides its usage: before its transaction or with its first reads (one of `start` and `snapshot`). */
 interface CallReads<S> {
-  /** Reads started with the admission, in the transaction's first message (the entry the call names). */
+  /** Reads started with the admission, in the transaction's first statements (the entry a write changes). */
   start?: (tx: Tx, caller: GameCaller) => Promise<S>;
+  /**
+   * The reads of a call that writes nothing but its count (Get, ListKeys,
+   * ListOrdered), from the snapshot just before the transaction: what they
+   * read is as fresh, and takes no serializable read locks that writers of
+   * those rows would conflict with.
+   */
+  snapshot?: (tx: Tx, caller: GameCaller) => Promise<S>;
   /** A write: it purges expired old values (when no other write of this process is purging). */
   write?: boolean;
 }
@@ -47,7 +54,7 @@ interface Call<S> {
   tx: Tx;
   caller: GameCaller;
   usage: CallUsage;
-  /** What `start` read. */
+  /** What `start` or `snapshot` read. */
   started: S;
   /** Expired old values the write purges. */
   expired: readonly DatastoreHistoryRow[];
@@ -56,7 +63,8 @@ interface Call<S> {
 /**
  * Runs one datastore call: admitted against the experience's budget, then
  * `fn`, all in one transaction, after the reads before it (the usage of the
- * experience's other shards; a write's expired old values).
+ * experience's other shards; a write's expired old values; a reading call's
+ * reads).
  */
 async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallReads<S>, fn: (call: Call<S>) => Promise<T>): Promise<T> {
   const caller = gameCaller(ctx);
@@ -69,20 +77,25 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
       const now = deps.clock.now();
       shard ??= leaseShard(deps.storage, caller.experienceId, caller.userId);
       if (reads.write) purge ??= leasePurge(deps.storage);
+      // Its refusal (a malformed request) is met after the membership's and the budget's, as if read in the transaction.
+      const seen = reads.snapshot?.(tx, caller);
+      seen?.catch(() => undefined);
       return Promise.all([
         usageElsewhere(tx, now, caller.experienceId, shard.shard),
         purge ? expiredOldValues(tx, now - deps.config.datastore.retentionMs) : [],
-      ]);
+      ]).then(([elsewhere, expired]) => ({ elsewhere, expired, seen }));
     }, async (tx, read) => {
       const [started, admitted, member] = [
-        reads.start?.(tx, caller), admitCall(tx, deps, caller, shard!.shard, read.then(([elsewhere]) => elsewhere)), requireLiveMember(tx, deps, caller),
+        reads.start?.(tx, caller) ?? read.then((before) => before.seen),
+        admitCall(tx, deps, caller, shard!.shard, read.then((before) => before.elsewhere)),
+        requireLiveMember(tx, deps, caller),
       ];
-      started?.catch(() => undefined);
+      started.catch(() => undefined);
       admitted.catch(() => undefined);
       // The membership's refusal comes first, then the budget's.
       await member;
       const usage = await admitted;
-      const [, expired] = await read;
+      const { expired } = await read;
       const answer = await fn({ tx, caller, usage, started: (await started) as S, expired });
       await saveUsage(tx, usage);
       return answer;
@@ -93,7 +106,7 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
   }
 }
 
-/** Reads the entry a request names, with the call's first reads. */
+/** Reads the entry a request names. */
 function entryOf(req: ScopeFields & { key: string }): CallReads<{ at: EntryAddress; current: DatastoreEntryRow | undefined }>["start"] {
   return async (tx, caller) => {
     const at = resolveEntry(caller, req);
@@ -104,7 +117,7 @@ function entryOf(req: ScopeFields & { key: string }): CallReads<{ at: EntryAddre
 /** DatastoreService: game save data, ordered stores, data export. */
 export const datastoreService: ServiceImpl<typeof DatastoreService> = {
   get(req, ctx) {
-    return datastoreCall(ctx, { start: entryOf(req) }, async ({ started: { current: entry } }) => {
+    return datastoreCall(ctx, { snapshot: entryOf(req) }, async ({ started: { current: entry } }) => {
       if (!entry) return { found: false, value: "", version: 0, updatedAt: "" };
       return { found: true, value: entry.value, version: entry.version, updatedAt: iso(entry.updatedAt) };
     });
@@ -144,14 +157,17 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
   },
 
   listKeys(req, ctx) {
-    return datastoreCall(ctx, {}, async ({ tx, caller }) => {
-      const at = resolveScope(caller, req);
-      const limit = req.limit || LIST_KEYS_DEFAULT;
-      // Keys with the prefix are one contiguous run of the index: start at the prefix (or after `after`), stop at the first key without it.
-      const range = req.after !== "" && req.after >= req.prefix ? { gt: req.after } : req.prefix !== "" ? { gte: req.prefix } : undefined;
-      const rows = await tx.query(tables.datastoreEntries, "byOwner", {
-        equals: [at.scope, at.ownerId, at.experienceId, at.store], ...(range ? { range } : {}), limit: limit + 1,
-      });
+    const limit = req.limit || LIST_KEYS_DEFAULT;
+    return datastoreCall(ctx, {
+      snapshot: (tx, caller) => {
+        const at = resolveScope(caller, req);
+        // Keys with the prefix are one contiguous run of the index: start at the prefix (or after `after`), stop at the first key without it.
+        const range = req.after !== "" && req.after >= req.prefix ? { gt: req.after } : req.prefix !== "" ? { gte: req.prefix } : undefined;
+        return tx.query(tables.datastoreEntries, "byOwner", {
+          equals: [at.scope, at.ownerId, at.experienceId, at.store], ...(range ? { range } : {}), limit: limit + 1,
+        });
+      },
+    }, async ({ started: rows }) => {
       const keys: string[] = [];
       for (const row of rows) {
         if (!row.key.startsWith(req.prefix)) break;
@@ -164,29 +180,31 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
   },
 
   incrementOrdered(req, ctx) {
-    return datastoreCall(ctx, {}, async ({ tx, caller, usage }) => {
-      const store = req.store || "default";
+    const store = req.store || "default";
+    return datastoreCall(ctx, {
+      start: (tx, caller) => tx.get(tables.orderedEntries, tables.orderedEntryId(caller.experienceId, store, req.key || caller.userId)),
+    }, async ({ tx, caller, usage, started: current }) => {
       const key = req.key || caller.userId;
       await requireWrite(tx, caller, { kind: "ordered", key });
-      const id = tables.orderedEntryId(caller.experienceId, store, key);
-      const current = await tx.get(tables.orderedEntries, id);
       const value = addToOrdered(current?.value ?? 0, req.delta);
       if (value === null) throw fail.precondition(`delta: the value would leave the int64 range this server keeps (±${Number.MAX_SAFE_INTEGER})`);
       if (!current) chargeBytes(usage, utf8Length(key) + ORDERED_VALUE_BYTES);
-      const row: OrderedEntryRow = { id, experienceId: caller.experienceId, store, key, value, updatedAt: ctx.deps.clock.now() };
+      const row: OrderedEntryRow = {
+        id: tables.orderedEntryId(caller.experienceId, store, key), experienceId: caller.experienceId, store, key, value, updatedAt: ctx.deps.clock.now(),
+      };
       await tx.put(tables.orderedEntries, row);
       return { value };
     });
   },
 
   listOrdered(req, ctx) {
-    return datastoreCall(ctx, {}, async ({ tx, caller }) => {
-      const limit = req.limit || schemas.LIST_ORDERED_DEFAULT;
-      const rows = await tx.query(tables.orderedEntries, req.ascending ? "bottom" : "top", {
+    const limit = req.limit || schemas.LIST_ORDERED_DEFAULT;
+    return datastoreCall(ctx, {
+      // From the snapshot: a page of a board takes no serializable read locks on the pages IncrementOrdered writes.
+      snapshot: (tx, caller) => tx.query(tables.orderedEntries, req.ascending ? "bottom" : "top", {
         equals: [caller.experienceId, req.store || "default"], offset: req.offset, limit,
-      });
-      return { entries: rows.map((row, i) => ({ key: row.key, value: row.value, rank: req.offset + i + 1 })) };
-    });
+      }),
+    }, async ({ started: rows }) => ({ entries: rows.map((row, i) => ({ key: row.key, value: row.value, rank: req.offset + i + 1 })) }));
   },
 
   async exportMyData(_req, ctx) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Code } from "@playfield/core";
 import { expectError, testServer, TRANSPORTS } from "./fixtures.js";
 import { experience, player, topUp } from "./economy-fixtures.js";
-import { knownCreators } from "../src/services/economy/known-creators.js";
+import { knownOf } from "../src/services/economy/known-creators.js";
 
 const DAY = 86_400_000;
 const form = (body: string) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
@@ -197,7 +197,7 @@ describe.each(TRANSPORTS)("EconomyService (%s)", (kind) => {
       const hat = await maker.client.economy.createItem({ kind: "avatar_hat", name: "Hat", price: 100 });
       await t.server.operator.wallets.grant(buyer.user.userId, 1000);
       // BuyItem reads the remembered creators' rows with the item: a wrong guess must cost a read, never money.
-      const known = knownCreators(t.server.deps);
+      const known = knownOf(t.server.deps).creators;
       known.set(hat.id, stranger.user.userId);
       known.set(world.id, stranger.user.userId);
       const bought = await buyer.client.economy.buyItem({ itemId: hat.id, expectedPrice: 100, soldInExperienceId: world.id, requestId: "r1" });

@@ -7,7 +7,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { createClient, createMemoryTokenStore } from "@playfield/client";
-import { tables } from "@playfield/core";
+import { SALE_HOLD_MS, tables } from "@playfield/core";
 import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqlStorage, pgliteDatabase, type SqlStorage } from "../src/index.js";
@@ -65,5 +65,14 @@ describe("messages per BuyItem", () => {
 
     const [creatorWallet, hostWallet] = await storage.transact((tx) => tx.getMany(tables.wallets, [creator.userId, host.userId]));
     expect([creatorWallet!.pending, hostWallet!.pending]).toEqual([140, 20]);
+
+    // Three days on, the sellers' holds are due: settling their wallets reads the held rows in the first message too.
+    server.clock.advance(SALE_HOLD_MS + 1);
+    const late = await server.seed.user();
+    await server.operator.wallets.grant(late.userId, 1_000);
+    const due = await tripsOf(() => buy(late));
+    expect(due).toHaveLength(2);
+    const [creatorAfter, hostAfter] = await storage.transact((tx) => tx.getMany(tables.wallets, [creator.userId, host.userId]));
+    expect([creatorAfter!.earned, creatorAfter!.pending, hostAfter!.earned, hostAfter!.pending]).toEqual([140, 70, 20, 10]);
   });
 });

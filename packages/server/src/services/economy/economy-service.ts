@@ -9,10 +9,10 @@ import { CREDIT_PACKS, LIST_DEFAULT } from "./config.js";
 import {
   AVATAR_KINDS, EXPERIENCE_KINDS, itemOf, itemView, itemViews, ownedItems, ownedOnce, ownershipId, ownExperience, requireItem,
 } from "./items.js";
-import { emptyWallet, nextSeq, post, settle, settledWallet, walletView, type Posting } from "./ledger.js";
+import { emptyWallet, nextSeq, post, readHolds, settle, settledWallet, walletView, type Posting } from "./ledger.js";
 import { providerOf } from "../../ports/payments/index.js";
 import { recordSaleStats, saleDailyId } from "../creator/stats.js";
-import { knownCreators, remember } from "./known-creators.js";
+import { knownOf, remember } from "./known-creators.js";
 import { inBuyerTurn } from "./buyer-turns.js";
 
 /** The origin of this server as the caller reached it, for absolute checkout URLs. */
@@ -157,17 +157,19 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   async buyItem(req, ctx) {
     const buyerId = ctx.user().userId;
     const { deps } = ctx;
-    const known = knownCreators(deps);
+    const known = knownOf(deps);
     // Reads asked for together go in one message to a database: every row the request names, and the rows of the item's
     // creators when this server knows who they are; then the writes with COMMIT. Creators it does not know yet cost a message more.
     return inBuyerTurn(deps, buyerId, () => deps.storage.transact(async (tx) => {
       const now = deps.clock.now();
-      const itemCreator = known.get(req.itemId);
-      const guessed = [...new Set([itemCreator, req.soldInExperienceId ? known.get(req.soldInExperienceId) : undefined])]
+      const itemCreator = known.creators.get(req.itemId);
+      const guessed = [...new Set([itemCreator, req.soldInExperienceId ? known.creators.get(req.soldInExperienceId) : undefined])]
         .filter((id): id is string => id !== undefined && id !== buyerId);
       const walletIds = [buyerId, ...guessed];
       const dailyIds = guessed.map((creatorId) => saleDailyId(creatorId, now, buyerId));
-      const [prior, found, experience, ownedAlready, walletRows, creatorRows, dailyRows] = await Promise.all([
+      // Wallets whose holds fell due when this server last wrote them: the held rows that settling them reads.
+      const dueIds = walletIds.filter((id) => (known.releases.get(id) ?? Infinity) <= now);
+      const [prior, found, experience, ownedAlready, walletRows, creatorRows, dailyRows, heldRows] = await Promise.all([
         req.requestId ? tx.query(tables.orders, "byRequest", { equals: [buyerId, req.requestId], limit: 1 }) : [],
         tx.get(tables.items, req.itemId),
         req.soldInExperienceId ? tx.get(tables.experiences, req.soldInExperienceId) : undefined,
@@ -175,12 +177,14 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
         tx.getMany(tables.wallets, walletIds),
         tx.getMany(tables.users, itemCreator === undefined ? [] : [itemCreator]),
         tx.getMany(tables.creatorDaily, dailyIds),
+        Promise.all(dueIds.map((id) => readHolds(tx, id, now))),
       ]);
       // Rows read so far, by id (undefined: absent), none written yet.
       const wallets = new Map(walletIds.map((id, i) => [id, walletRows[i]]));
       const daily = new Map(dailyIds.map((id, i) => [id, dailyRows[i]]));
-      if (found) remember(known, found.id, found.creatorId);
-      if (experience) remember(known, experience.id, experience.creatorId);
+      const holds = new Map(dueIds.map((id, i) => [id, heldRows[i]]));
+      if (found) remember(known.creators, found.id, found.creatorId);
+      if (experience) remember(known.creators, experience.id, experience.creatorId);
       /** The item's creator's user row: read ahead when the guess was right. */
       const creatorOf = (item: ItemRow) => (itemCreator === item.creatorId ? creatorRows[0] : tx.get(tables.users, item.creatorId));
       const first = prior[0];
@@ -199,7 +203,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
       if (req.expectedPrice !== item.price) throw fail.precondition(`expectedPrice: the price is now ${item.price}`);
       if (item.creatorId === buyerId) throw fail.precondition("itemId: creators cannot buy their own items");
       if (ownedOnce(item.kind) && ownedAlready) throw fail.exists("itemId: already owned");
-      const wallet = await settle(tx, wallets.get(buyerId) ?? emptyWallet(buyerId), now);
+      const wallet = await settle(tx, wallets.get(buyerId) ?? emptyWallet(buyerId), now, holds.get(buyerId));
       const plan = planSpend(wallet, item.price);
       if (!plan) throw fail.precondition(`not enough credits: the price is ${item.price}, you can spend ${wallet.purchased + wallet.earned}`);
       const split = splitSale({ price: item.price, avatarItem: AVATAR_KINDS.includes(item.kind), creatorId: item.creatorId, sellingCreatorId });
@@ -262,7 +266,11 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
       ]);
       for (const [i, id] of unread.entries()) wallets.set(id, more[i]);
       // The sellers' wallets as read above: the buyer's is the only one written so far, and no share is the buyer's.
-      for (const share of shares) await post(tx, deps, share, await settle(tx, wallets.get(share.userId) ?? emptyWallet(share.userId), now));
+      const paid = [bought.wallet];
+      for (const share of shares) {
+        paid.push((await post(tx, deps, share, await settle(tx, wallets.get(share.userId) ?? emptyWallet(share.userId), now, holds.get(share.userId)))).wallet);
+      }
+      for (const written of paid) remember(known.releases, written.userId, written.nextReleaseAt);
       // Just bought: owned when the kind is owned once (the ownership row above), never otherwise.
       return { wallet: walletView(bought.wallet), item: itemOf(sold, creator, ownedOnce(item.kind)), transactionId: bought.row.id };
     }));

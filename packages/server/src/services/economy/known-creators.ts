@@ -1,31 +1,48 @@
 import type { ServerDeps } from "../../server-deps.js";
 
 /*
- * Who created an item or an experience, as this server last read it: a row's
- * creator never changes, so BuyItem can read the creator's rows (wallet,
- * daily figures, name) in the same message as the item itself instead of
- * in one more after it. Only a guess: BuyItem checks it against the item
- * it reads in the same transaction and reads the right rows when it was
- * wrong or missing. Per server (servers in one process do not share it),
- * bounded: past the bound the entry remembered first is forgotten.
+ * What a server remembers of the purchases it made, to read in BuyItem's
+ * first message rows it would otherwise ask for in a second one:
+ *
+ * - who created an item or an experience (a row's creator never changes):
+ *   the creators' wallets, daily-figure rows and the creator's name are read
+ *   with the item;
+ * - when a wallet's next hold falls due: past that time, the held rows that
+ *   settling the wallet reads are read with it too.
+ *
+ * Only guesses: BuyItem checks them against the rows it reads in the same
+ * transaction and reads what it needs when a guess was wrong or missing.
+ * Per server (servers in one process do not share them), bounded: past the
+ * bound the entry remembered first is forgotten.
  */
 
-/** Ids remembered per server. */
-export const KNOWN_CREATORS_MAX = 10_000;
+/** Entries remembered per map and server. */
+export const KNOWN_MAX = 10_000;
 
-const perServer = new WeakMap<ServerDeps, Map<string, string>>();
+export interface Known {
+  /** Item and experience ids to their creators' ids. */
+  creators: Map<string, string>;
+  /** User ids to the `nextReleaseAt` of their wallets, as this server last wrote them (none: nothing held). */
+  releases: Map<string, number>;
+}
 
-/** The server's map of item and experience ids to their creators' ids. */
-export function knownCreators(deps: ServerDeps): Map<string, string> {
+const perServer = new WeakMap<ServerDeps, Known>();
+
+/** What the server remembers. */
+export function knownOf(deps: ServerDeps): Known {
   let known = perServer.get(deps);
-  if (known === undefined) perServer.set(deps, (known = new Map()));
+  if (known === undefined) perServer.set(deps, (known = { creators: new Map(), releases: new Map() }));
   return known;
 }
 
-/** Remembers that `creatorId` created the row `id`, forgetting the oldest entry past the bound. */
-export function remember(known: Map<string, string>, id: string, creatorId: string): void {
-  if (known.get(id) === creatorId) return;
-  known.delete(id);
-  known.set(id, creatorId);
-  if (known.size > KNOWN_CREATORS_MAX) known.delete(known.keys().next().value!);
+/** Remembers `value` for `key` (null: forgets it), forgetting the entry remembered first past the bound. */
+export function remember<V>(map: Map<string, V>, key: string, value: V | null): void {
+  if (value === null) {
+    map.delete(key);
+    return;
+  }
+  if (map.get(key) === value) return;
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > KNOWN_MAX) map.delete(map.keys().next().value!);
 }

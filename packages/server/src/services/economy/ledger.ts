@@ -55,19 +55,35 @@ export async function settledWallet(tx: Tx, userId: string, now: number): Promis
   return settle(tx, (await tx.get(tables.wallets, userId)) ?? emptyWallet(userId), now);
 }
 
+/** What `settle` reads of a wallet's held sale rows: those due by its `now`, and the first one after them. */
+export interface Holds {
+  due: LedgerRow[];
+  next: LedgerRow | undefined;
+}
+
+/**
+ * The holds `settle` needs at `now`, both queries asked for at once (and with
+ * anything else the caller asks for in the same turn: one message on a
+ * database). Once the due ones are released, the first one after them is
+ * the first held.
+ */
+export function readHolds(tx: Tx, userId: string, now: number): Promise<Holds> {
+  return Promise.all([
+    tx.query(tables.ledger, "heldByUser", { equals: [userId], range: { lte: now } }),
+    tx.query(tables.ledger, "heldByUser", { equals: [userId], range: { gt: now }, limit: 1 }),
+  ]).then(([due, [next]]) => ({ due, next }));
+}
+
 /**
  * `wallet` (as just read in this transaction, or `emptyWallet`) with every
  * hold due by `now` released into `earned`: no statement unless a hold is
- * due. For callers that read wallets together with other rows.
+ * due. For callers that read wallets together with other rows; `holds`,
+ * when given, were read (`readHolds`) in this transaction before any write
+ * to the wallet's ledger.
  */
-export async function settle(tx: Tx, wallet: WalletRow, now: number): Promise<WalletRow> {
+export async function settle(tx: Tx, wallet: WalletRow, now: number, holds?: Holds): Promise<WalletRow> {
   if (wallet.nextReleaseAt === null || wallet.nextReleaseAt > now) return wallet;
-  const { userId } = wallet;
-  // The holds due and the first one after them, read together: once the due ones are released, that one is the first held.
-  const [due, [next]] = await Promise.all([
-    tx.query(tables.ledger, "heldByUser", { equals: [userId], range: { lte: now } }),
-    tx.query(tables.ledger, "heldByUser", { equals: [userId], range: { gt: now }, limit: 1 }),
-  ]);
+  const { due, next } = holds ?? await readHolds(tx, wallet.userId, now);
   let released = 0;
   for (const row of due) {
     released += row.pending;

@@ -20,7 +20,7 @@ import { measure, printTable } from "./lib/measure.js";
 
 const url = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const schema = `bench_row_cache_${process.pid}`;
-// A hundred players: each row is read again well within rowCacheMs (1 s), as on a server where players call many times a second.
+// A hundred players: each row is read again well within rowCacheMs (5 s), as on a server where players call many times a second.
 const ROWS = 100;
 const WRITES = 300;
 

@@ -10,14 +10,25 @@
  */
 import type { CountQuery, Query, TableDef, Tx } from "@playfield/core";
 
+/** A read of one row on the database, started by `RowCache.reading`: what it finds is kept only if its row was not written meanwhile. */
+export interface RowRead {
+  readonly key: string;
+  readonly state: { count: number; dropped: boolean };
+  readonly everything: number;
+}
+
 /** The copies of one process. */
 export class RowCache {
   private readonly rows = new Map<string, { row: unknown; at: number }>();
   /**
-   * Raised by every drop: a read that started before a drop does not keep
-   * what it read (it may be the row the drop was for, as it was before).
+   * Reads in flight by row, and whether the row was written while one was:
+   * such a read may have found the row as it was before the write, so none
+   * of them keeps what it found. Per row, so that the writes of other rows
+   * (heartbeats, every few seconds per player) keep nothing from filling.
    */
-  generation = 0;
+  private readonly inFlight = new Map<string, { count: number; dropped: boolean }>();
+  /** Raised by `dropAll`: a read that started before it keeps nothing. */
+  private everything = 0;
   /** Whether copies may be served: off while notices of other processes cannot arrive. */
   serving: boolean;
 
@@ -43,23 +54,37 @@ export class RowCache {
     return found.row;
   }
 
-  /** Keeps `row`, read by a read that started at `generation`, unless a drop came since. */
-  fill(table: string, id: string, row: unknown, generation: number): void {
-    if (!this.serving || generation !== this.generation) return;
+  /** Starts a read of a row on the database; end it with `done`, whatever happens to the read. */
+  reading(table: string, id: string): RowRead {
+    const key = keyOf(table, id);
+    let state = this.inFlight.get(key);
+    if (state === undefined) this.inFlight.set(key, (state = { count: 0, dropped: false }));
+    state.count++;
+    return { key, state, everything: this.everything };
+  }
+
+  /** Ends a read: keeps `row` (undefined: nothing found, or the read failed) unless the row was written or everything dropped since it started. */
+  done(read: RowRead, row: unknown): void {
+    const { key, state } = read;
+    if (--state.count === 0 && this.inFlight.get(key) === state) this.inFlight.delete(key);
+    if (row === undefined || state.dropped || read.everything !== this.everything || !this.serving) return;
     if (this.rows.size >= this.maxRows) this.rows.delete(this.rows.keys().next().value!);
-    this.rows.set(keyOf(table, id), { row, at: this.now() });
+    this.rows.set(key, { row, at: this.now() });
   }
 
   /** Drops the copy of a row that was written. */
   drop(table: string, id: string): void {
-    this.generation++;
-    this.rows.delete(keyOf(table, id));
+    const key = keyOf(table, id);
+    this.rows.delete(key);
+    const state = this.inFlight.get(key);
+    if (state !== undefined) state.dropped = true;
   }
 
   /** Drops every copy (a restore, a clear, notices that may have been missed). */
   dropAll(): void {
-    this.generation++;
+    this.everything++;
     this.rows.clear();
+    for (const state of this.inFlight.values()) state.dropped = true;
   }
 }
 

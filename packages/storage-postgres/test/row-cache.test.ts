@@ -22,28 +22,39 @@ const readN = (storage: SqlStorage, table: typeof Cached, id: string) =>
 const write = (storage: SqlStorage, table: typeof Cached, id: string, n: number) => storage.transact((tx) => tx.put(table, { id, n }));
 
 describe("the row cache", () => {
-  it("should not keep a row read before a drop that came while it was read", () => {
+  it("should not keep a row read while its row was written, nor read before everything was dropped", () => {
     let now = 0;
     const cache = new RowCache(1_000, true, 10, () => now);
-    const generation = cache.generation;
+    const before = cache.reading("t", "a");
     cache.drop("t", "a");
-    cache.fill("t", "a", { id: "a", n: 1 }, generation);
+    const after = cache.reading("t", "a");
+    cache.done(before, { id: "a", n: 1 });
+    cache.done(after, { id: "a", n: 2 });
     expect(cache.get("t", "a")).toBeUndefined();
-    cache.fill("t", "a", { id: "a", n: 2 }, cache.generation);
-    expect(cache.get("t", "a")).toEqual({ id: "a", n: 2 });
+    // Once no read that saw the write in flight is left, reads keep what they find again; other rows were never held up.
+    const other = cache.reading("t", "b");
+    cache.drop("t", "a");
+    cache.done(other, { id: "b", n: 1 });
+    expect(cache.get("t", "b")).toEqual({ id: "b", n: 1 });
+    cache.done(cache.reading("t", "a"), { id: "a", n: 3 });
+    expect(cache.get("t", "a")).toEqual({ id: "a", n: 3 });
+    const stale = cache.reading("t", "c");
+    cache.dropAll();
+    cache.done(stale, { id: "c", n: 1 });
+    expect(cache.get("t", "c")).toBeUndefined();
     now = 1_001;
     expect(cache.get("t", "a")).toBeUndefined();
   });
 
   it("should keep no more rows than its bound, dropping the oldest", () => {
     const cache = new RowCache(1_000, true, 2);
-    for (const id of ["a", "b", "c"]) cache.fill("t", id, { id }, cache.generation);
+    for (const id of ["a", "b", "c"]) cache.done(cache.reading("t", id), { id });
     expect(["a", "b", "c"].map((id) => cache.get("t", id) !== undefined)).toEqual([false, true, true]);
   });
 
   it("should serve nothing while not serving", () => {
     const cache = new RowCache(1_000, false);
-    cache.fill("t", "a", { id: "a" }, cache.generation);
+    cache.done(cache.reading("t", "a"), { id: "a" });
     expect(cache.get("t", "a")).toBeUndefined();
   });
 });

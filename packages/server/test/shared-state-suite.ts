@@ -25,6 +25,16 @@ export interface SharedStorage {
 
 const MINUTE_START = Date.UTC(2026, 5, 1, 12, 0, 0);
 
+/**
+ * Waits until `server` refuses `token` with unauthenticated: at once on one
+ * storage, at the notice of the commit on PostgreSQL (milliseconds:
+ * bench/RESULTS.md, row-cache; a loaded machine gets a second).
+ */
+async function refusedOnceHeard(server: TestServer, token: string): Promise<void> {
+  await expect.poll(() => server.client().identity.getMe({}, { token }).then(() => "accepted", (error: { code?: string }) => error.code), { timeout: 1_000, interval: 5 })
+    .toBe(Code.Unauthenticated);
+}
+
 /** Two servers on a fresh storage, closed with the block. */
 async function world(open: () => Promise<SharedStorage>, options: Parameters<typeof twoServers>[1] = {}): Promise<TwoServers & AsyncDisposable> {
   const shared = await open();
@@ -154,11 +164,21 @@ export function sharedStateSuite(name: string, open: () => Promise<SharedStorage
       expect((await b.client().identity.getMe({}, { token: auth.accessToken })).user.id).toBe(auth.me.user.id);
       await a.client().identity.signOut({ refreshToken: auth.refreshToken });
       await expectError(a.client().identity.getMe({}, { token: auth.accessToken }), Code.Unauthenticated, /signed out/);
-      // The notice's delay is milliseconds (bench/RESULTS.md, row-cache); a loaded machine gets a second.
-      await expect.poll(() => b.client().identity.getMe({}, { token: auth.accessToken }).then(() => "accepted", (error: { code?: string }) => error.code), { timeout: 1_000, interval: 5 })
-        .toBe(Code.Unauthenticated);
+      await refusedOnceHeard(b, auth.accessToken);
       await expectError(b.client().identity.getMe({}, { token: auth.accessToken }), Code.Unauthenticated, /signed out/);
       await expectError(b.client().identity.refresh({ refreshToken: auth.refreshToken }), Code.Unauthenticated);
+    });
+
+    it("should refuse the token of an account deleted through one server on that server's next call, and on the other's once it hears of it", async () => {
+      await using w = await world(open);
+      const [a, b] = w.servers;
+      const password = "correct horse battery";
+      const auth = await a.client().identity.signUp({ username: "ada_deleted", password, birthdate: "1990-01-01", displayName: "Ada" });
+      // Twice on B: the second call is answered from B's copies of the device and the account.
+      for (let i = 0; i < 2; i++) expect((await b.client().identity.getMe({}, { token: auth.accessToken })).user.id).toBe(auth.me.user.id);
+      await a.client().identity.deleteAccount({ password }, { token: auth.accessToken });
+      await expectError(a.client().identity.getMe({}, { token: auth.accessToken }), Code.Unauthenticated);
+      await refusedOnceHeard(b, auth.accessToken);
     });
 
     it("should serve through one server a blob uploaded through the other", async () => {

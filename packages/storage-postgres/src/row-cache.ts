@@ -115,6 +115,9 @@ export class NotCached extends Error {
   }
 }
 
+/** One for every miss: every read-only transaction that reads another table meets one, and an Error's stack costs. */
+const NOT_CACHED = new NotCached();
+
 /**
  * A read-only transaction served from copies only: the first read it cannot
  * serve sets `missed` and throws, and the transaction then runs on the
@@ -154,6 +157,6 @@ export class CachedReadTx implements Tx {
 
   private miss(): Promise<never> {
     this.missed = true;
-    return Promise.reject(new NotCached());
+    return Promise.reject(NOT_CACHED);
   }
 }

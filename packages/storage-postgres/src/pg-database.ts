@@ -39,6 +39,15 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool): SqlDatabas
   };
 }
 
+/**
+ * The pool's connection settings for the listening connection. The pool
+ * keeps a given password out of its options' enumerable keys (so it does
+ * not show in logs), so a spread alone would connect without it.
+ */
+export function listenConfig(pool: pg.Pool): pg.ClientConfig {
+  return { ...pool.options, password: pool.options.password, application_name: "playfield-listen" };
+}
+
 /** LISTEN on a connection of its own (not the pool's: it stays open), again after a pause whenever it is lost. */
 function listenOn(pool: pg.Pool, channel: string, handlers: ListenHandlers): () => Promise<void> {
   let stopped = false;
@@ -46,7 +55,7 @@ function listenOn(pool: pg.Pool, channel: string, handlers: ListenHandlers): () 
   let again: ReturnType<typeof setTimeout> | undefined;
   const connect = async () => {
     if (stopped) return;
-    const current = new pg.Client({ ...pool.options, application_name: "playfield-listen" });
+    const current = new pg.Client(listenConfig(pool));
     client = current;
     const lost = () => {
       if (client !== current) return;

@@ -10,6 +10,8 @@ import { defineTable } from "@playfield/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createSqlStorage, pgDatabase, pgliteDatabase, type SqlStorage } from "../src/index.js";
 import { countedDatabase, messagesOf } from "./counted-database.js";
+import pg from "pg";
+import { listenConfig } from "../src/pg-database.js";
 import { RowCache } from "../src/row-cache.js";
 import { adminQuery, dropSchema, freshSchema } from "./postgres-schema.js";
 
@@ -56,6 +58,17 @@ describe("the row cache", () => {
     const cache = new RowCache(1_000, false);
     cache.done(cache.reading("t", "a"), { id: "a" });
     expect(cache.get("t", "a")).toBeUndefined();
+  });
+});
+
+describe("the listening connection's settings", () => {
+  it("should keep the pool's password, which the pool hides from its options' keys", async () => {
+    const pool = new pg.Pool({ host: "127.0.0.1", user: "someone", password: "s3cret", database: "db" });
+    try {
+      expect(listenConfig(pool)).toMatchObject({ host: "127.0.0.1", user: "someone", password: "s3cret", database: "db", application_name: "playfield-listen" });
+    } finally {
+      await pool.end();
+    }
   });
 });
 

@@ -11,6 +11,12 @@
  * "server CPU" column, so read the req/s ratio. The bench fails (exit 1)
  * when wrk is the limit or a case answers errors.
  *
+ * Then PostgreSQL alone (bench/lib/pg-replay.ts): the messages each call of
+ * the 50 players sends, recorded, replayed by pgbench with no Node at all,
+ * in alternating rounds. That rate bounds what any server could reach on
+ * this database and machine, so the last table says how much of it
+ * Playfield reaches, and whether 0.5 of memory is within reach at all.
+ *
  *   npm run bench -- http-storage
  *   PLAYFIELD_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --conditions=@playfield/source --import tsx bench/http-storage.bench.ts
  *
@@ -18,6 +24,9 @@
  */
 import { startChild } from "./lib/child.js";
 import { assertValid, printHttpTable, runHttpRounds, type HttpCase } from "./lib/http-rounds.js";
+import { formatRate } from "./lib/measure.js";
+import { DEFAULT_MAX_ATTEMPTS } from "../packages/storage-postgres/src/retry-policy.js";
+import { hasPgbench, recordCalls, replay, type ReplayCall } from "./lib/pg-replay.js";
 
 const STORAGES = ["memory", "postgres", "pglite"] as const;
 type StorageName = (typeof STORAGES)[number];
@@ -79,6 +88,56 @@ try {
   printHttpTable("PostgreSQL (loopback, one schema, pool of 10) against memory, same calls", pick("postgres"));
   printHttpTable("PGlite in a data folder (one connection, in the server's process) against memory, same calls", pick("pglite"));
   assertValid(rounds);
+  await databaseAlone((what) => rounds.figures.get(`${LABEL.postgres}: ${what}, ${PLAYERS} players`)!.rate,
+    (what) => rounds.figures.get(`${LABEL.memory}: ${what}, ${PLAYERS} players`)!.rate);
 } finally {
   for (const c of children) c.child.kill();
+}
+
+/** PostgreSQL alone replaying the 50 players' calls, against Playfield's rates on it (`onPostgres`) and on memory. */
+async function databaseAlone(onPostgres: (what: string) => number, onMemory: (what: string) => number): Promise<void> {
+  if (!hasPgbench()) {
+    console.log("PostgreSQL alone: not measured, pgbench is not on this machine (Debian package postgresql-client).");
+    return;
+  }
+  const url = process.env.PLAYFIELD_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+  const save = { key: "save", value: JSON.stringify({ level: 3, coins: 120 }) };
+  const calls: ReplayCall[] = [
+    { name: "Datastore Set (game token)", path: "/svc.platform.v1.DatastoreService/Set", request: (p) => ({ body: save, token: p.gameToken }) },
+    { name: "Datastore Get (game token)", path: "/svc.platform.v1.DatastoreService/Get", request: (p) => ({ body: { key: "save" }, token: p.gameToken }) },
+    { name: "BuyItem (developer product, 1 credit)", path: "/svc.platform.v1.EconomyService/BuyItem", request: (p) => ({ body: { itemId: p.itemId, expectedPrice: 1 }, token: p.token }) },
+  ];
+  const recorded = await recordCalls(url, PLAYERS, calls);
+  try {
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+    const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+    const rates = new Map(calls.map((c) => [c.name, [] as number[]]));
+    const retries = new Map(calls.map((c) => [c.name, 0]));
+    const failed = new Map(calls.map((c) => [c.name, 0]));
+    for (let round = 0; round < rounds; round++) {
+      for (const call of round % 2 ? [...calls].reverse() : calls) {
+        const result = await replay(recorded, recorded.scripts.get(call.name)!, seconds);
+        rates.get(call.name)!.push(result.rate);
+        retries.set(call.name, retries.get(call.name)! + result.retries);
+        failed.set(call.name, failed.get(call.name)! + result.failed);
+      }
+    }
+    console.log(`\n### PostgreSQL alone: pgbench replaying the messages each call sends (${PLAYERS} players, one picked per call; 50 connections; ${rounds} rounds of ${seconds} s)\n`);
+    console.log(`| call, 50 players | messages | database alone | retries per call | failed after ${DEFAULT_MAX_ATTEMPTS} tries | Playfield on PostgreSQL | of the database alone | database alone / memory |`);
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (const call of calls) {
+      const alone = median(rates.get(call.name)!);
+      const done = alone * seconds * rounds;
+      console.log(`| ${call.name} | ${recorded.messages.get(call.name)} | ${formatRate(alone)} | ${(retries.get(call.name)! / done).toFixed(2)} | ${failed.get(call.name)} | ` +
+        `${formatRate(onPostgres(call.name))} | ${(onPostgres(call.name) / alone).toFixed(2)} | ${(alone / onMemory(call.name)).toFixed(2)} |`);
+    }
+  } finally {
+    await recorded.drop();
+  }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { adminQuery } from "../../packages/storage-postgres/test/postgres-schema.js";
+import { hasPgbench, recordCalls, replay, type Recorded } from "./pg-replay.js";
+
+const url = inject("postgresUrl");
+const save = { key: "save", value: JSON.stringify({ level: 7 }) };
+
+describe.skipIf(url === null)("pg-replay: PostgreSQL alone replaying Playfield's messages", () => {
+  let recorded: Recorded;
+  beforeAll(async () => {
+    recorded = await recordCalls(url!, 2, [
+      { name: "Set", path: "/svc.platform.v1.DatastoreService/Set", request: (p) => ({ body: save, token: p.gameToken }) },
+    ]);
+  }, 60_000);
+  afterAll(() => recorded?.drop());
+
+  it("should record each player's call as messages on the bench schema", () => {
+    expect(recorded.messages.get("Set")).toBeGreaterThanOrEqual(1);
+    const scripts = recorded.scripts.get("Set")!;
+    expect(scripts).toHaveLength(2);
+    for (const script of scripts) expect(script).toContain(`"${recorded.schema}"."datastore_entries"`);
+  });
+
+  it("should run the recorded writes again under pgbench, every transaction committed", async () => {
+    expect(hasPgbench()).toBe(true);
+    // Emptied values: only the replayed Set can write the recorded one back.
+    await adminQuery(url!, `UPDATE "${recorded.schema}"."datastore_entries" SET data = '{}'`);
+    const result = await replay(recorded, recorded.scripts.get("Set")!, 1);
+    expect(result.failed).toBe(0);
+    expect(result.rate).toBeGreaterThan(0);
+    const rows = await adminQuery<{ data: string }>(url!, `SELECT data FROM "${recorded.schema}"."datastore_entries"`);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(JSON.parse(row.data)).toMatchObject({ value: save.value });
+  }, 30_000);
+});

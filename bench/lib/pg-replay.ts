@@ -1,0 +1,141 @@
+/*
+ * PostgreSQL alone, doing what Playfield asks of it: the messages one call
+ * sends (recorded on a PostgreSQL storage in this process), replayed by
+ * pgbench from 50 clients with no Node, no HTTP and no Playfield. Its rate is
+ * the most any server could get from that database for the same work on
+ * this machine, so a call's rate on PostgreSQL can be read against it as
+ * well as against memory: how much of what the database allows Playfield
+ * reaches, and whether a target against memory is reachable at all.
+ *
+ * Each recorded message goes as one simple query (its statements joined
+ * with pgbench's `\;`), its parameters written in as literals, exactly as the
+ * adapter sends a batch. pgbench runs one connection per player, each
+ * replaying its player's call over and over, so no two calls of one player
+ * are ever in flight together (as if a server queued each player's calls):
+ * what conflicts is only what different players share. It retries
+ * serialization failures and deadlocks as often as the adapter does.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startServer } from "@playfield/server-memory";
+import { createSqlStorage, pgDatabase } from "@playfield/storage-postgres";
+import { DEFAULT_MAX_ATTEMPTS } from "../../packages/storage-postgres/src/retry-policy.js";
+import { inlineParams } from "../../packages/storage-postgres/src/sql-literal.js";
+import { countedDatabase, messagesOf } from "../../packages/storage-postgres/test/counted-database.js";
+import { dropSchema, freshSchema } from "../../packages/storage-postgres/test/postgres-schema.js";
+import { seedBenchWorld, type BenchPlayer } from "./bench-world.js";
+
+const PGBENCH = "/usr/bin/pgbench";
+
+/** Whether pgbench (Debian package postgresql-client) is on this machine. */
+export function hasPgbench(): boolean {
+  return existsSync(PGBENCH);
+}
+
+/** A call to record: its path and each player's request. */
+export interface ReplayCall {
+  name: string;
+  path: string;
+  request(player: BenchPlayer): { body: object; token: string };
+}
+
+/** Each call's recorded messages per player, in a schema that pgbench replays them on. */
+export interface Recorded {
+  url: string;
+  schema: string;
+  /** Per call name, per player: the pgbench script of one call. */
+  scripts: Map<string, string[]>;
+  /** Messages one call sent (the first player's), per call name. */
+  messages: Map<string, number>;
+  drop(): Promise<void>;
+}
+
+/**
+ * Seeds the bench world with `players` on PostgreSQL at `url`, makes every
+ * call twice per player (warm, as under load), then records the third.
+ */
+export async function recordCalls(url: string, players: number, calls: readonly ReplayCall[]): Promise<Recorded> {
+  const schema = freshSchema("bench_replay");
+  const sent: string[] = [];
+  const raw: string[] = [];
+  const database = countedDatabase(pgDatabase(url), raw);
+  // Record what each message is as the adapter wrote it; a single statement with bound parameters is inlined below.
+  const recording: typeof database = {
+    ...database,
+    session: (fn) => database.session((session) => fn({
+      query: (text, params) => {
+        sent.push(params && params.length > 0 ? inlineParams(text, params) : text);
+        return session.query(text, params);
+      },
+      batch: (texts) => {
+        sent.push(texts.join(" \\; "));
+        return session.batch(texts);
+      },
+    })),
+  };
+  const storage = createSqlStorage(recording, { schema });
+  const server = await startServer({ port: 0, storage, environment: "production", datastore: { requestsPerMinute: 1e15, storedBytes: 1e15 } });
+  try {
+    const world = await seedBenchWorld(server, players);
+    const scripts = new Map<string, string[]>();
+    const messages = new Map<string, number>();
+    for (const call of calls) {
+      const perPlayer: string[] = [];
+      for (const player of world.players) {
+        const send = async () => {
+          const { body, token } = call.request(player);
+          const answer = await server.handle(new Request(`${server.url}${call.path}`, {
+            method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          }));
+          if (answer.status !== 200) throw new Error(`${call.name}: ${answer.status} ${await answer.text()}`);
+        };
+        await send();
+        await send();
+        sent.length = 0;
+        await messagesOf(raw, send);
+        if (!messages.has(call.name)) messages.set(call.name, sent.length);
+        perPlayer.push(sent.map((message) => `${message};\n`).join(""));
+      }
+      scripts.set(call.name, perPlayer);
+    }
+    return { url, schema, scripts, messages, drop: () => dropSchema(url, schema) };
+  } finally {
+    await server.close();
+    await storage.close();
+  }
+}
+
+export interface PgbenchResult {
+  /** Transactions (replayed calls) per second. */
+  rate: number;
+  /** Transactions that failed after DEFAULT_MAX_ATTEMPTS tries. */
+  failed: number;
+  /** Runs again after a serialization failure or deadlock, in all. */
+  retries: number;
+}
+
+/** Replays `scripts` for `seconds`, script i over and over on connection i. */
+export async function replay(recorded: Recorded, scripts: readonly string[], seconds: number): Promise<PgbenchResult> {
+  const folder = mkdtempSync(join(tmpdir(), "playfield-replay-"));
+  try {
+    const file = join(folder, "calls.sql");
+    writeFileSync(file, scripts.map((script, i) => `\\${i === 0 ? "if" : "elif"} :client_id = ${i}\n${script}`).join("") + "\\endif\n");
+    const args = ["-n", "-M", "simple", "-c", String(scripts.length), "-j", "1", "-T", String(seconds), `--max-tries=${DEFAULT_MAX_ATTEMPTS}`, "-f", file, recorded.url];
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(PGBENCH, args, { env: { ...process.env, PGOPTIONS: `-c search_path=${recorded.schema}` }, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`pgbench: ${stderr || error.message}`));
+        else resolve(stdout);
+      });
+    });
+    const number = (pattern: RegExp) => Number(pattern.exec(out)?.[1] ?? NaN);
+    return {
+      rate: number(/tps = ([\d.]+)/),
+      failed: number(/number of failed transactions: (\d+)/),
+      retries: number(/total number of retries: (\d+)/) || 0,
+    };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -83,6 +83,13 @@ describe("canMovePayout", () => {
 });
 
 describe("analytics windows", () => {
+  it("should key each time by its UTC day as Date writes it, whatever day was keyed before", () => {
+    // Times from before 1970 to past year 9999, in any order: the key of the last day asked for is remembered.
+    fc.assert(fc.property(fc.array(fc.integer({ min: -1e14, max: 3e14 }), { minLength: 1, maxLength: 20 }), (times) => {
+      for (const t of [...times, ...times.map((x) => x + 1)]) expect(dayKey(t)).toBe(new Date(t).toISOString().slice(0, 10));
+    }));
+  });
+
   const now = Date.UTC(2026, 2, 10, 15);
   it("should cover whole UTC days ending today, oldest first", () => {
     const w = dayWindow(now, 3);

@@ -7,9 +7,18 @@ import { DAY_MS, isoTime } from "./iso-time.js";
 
 export { DAY_MS };
 
+// The last day asked for and its key: a day's sales and plays ask for the same key again and again.
+let lastDay = NaN;
+let lastKey = "";
+
 /** The UTC day of a time, as `YYYY-MM-DD`. */
 export function dayKey(ms: number): string {
-  return isoTime(ms).slice(0, 10);
+  const day = Math.floor(ms / DAY_MS);
+  if (day === lastDay) return lastKey;
+  const key = isoTime(ms).slice(0, 10);
+  lastDay = day;
+  lastKey = key;
+  return key;
 }
 
 /** The start (00:00 UTC) of the day of `ms`. */

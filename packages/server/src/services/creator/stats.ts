@@ -30,13 +30,23 @@ const dailyId = (ownerId: string, day: string, by: string) => `${ownerId}:${day}
 
 type CreatorFigures = Pick<CreatorDailyRow, "visits" | "sales" | "revenue">;
 
-/** Rows read already in the transaction, by id (undefined: read and absent), not written since. */
-type ReadAhead<Row> = ReadonlyMap<string, Row | undefined>;
+/** Rows read already in the transaction (`rows[i]` is `ids[i]`'s, undefined: read and absent), not written since. */
+export interface ReadAhead<Row> {
+  ids: readonly string[];
+  rows: readonly (Row | undefined)[];
+}
 
-async function bumpCreator(tx: Tx, creatorId: string, day: string, by: string, change: Partial<CreatorFigures>, read?: ReadAhead<CreatorDailyRow>): Promise<void> {
+/** Bumps a creator's daily row; with the row in `read`, at once (no read, no turn of its own). */
+function bumpCreator(tx: Tx, creatorId: string, day: string, by: string, change: Partial<CreatorFigures>, read?: ReadAhead<CreatorDailyRow>): Promise<void> {
   const id = dailyId(creatorId, day, by);
-  const row = (read?.has(id) ? read.get(id) : await tx.get(tables.creatorDaily, id)) ?? { id, creatorId, day, visits: 0, sales: 0, revenue: 0 };
-  await tx.put(tables.creatorDaily, withChanges(row, {
+  const at = read === undefined ? -1 : read.ids.indexOf(id);
+  if (at !== -1) return putBumped(tx, id, creatorId, day, read!.rows[at], change);
+  return tx.get(tables.creatorDaily, id).then((row) => putBumped(tx, id, creatorId, day, row, change));
+}
+
+function putBumped(tx: Tx, id: string, creatorId: string, day: string, found: CreatorDailyRow | undefined, change: Partial<CreatorFigures>): Promise<void> {
+  const row = found ?? { id, creatorId, day, visits: 0, sales: 0, revenue: 0 };
+  return tx.put(tables.creatorDaily, withChanges(row, {
     visits: row.visits + (change.visits ?? 0),
     sales: row.sales + (change.sales ?? 0),
     revenue: row.revenue + (change.revenue ?? 0),
@@ -86,15 +96,15 @@ export const saleDailyId = (creatorId: string, at: number, buyerId: string) => d
  * The rows not in `read` (rows the caller read ahead: `saleDailyId`) are read at once (the two creators differ) and with any read the caller starts in
  * the same turn: one round trip on a database, none when both were read ahead.
  */
-export async function recordSaleStats(
+export function recordSaleStats(
   tx: Tx, at: number, sale: { buyerId: string; creatorId: string; creatorShare: number; sellingCreatorId: string | null; experienceShare: number },
   read?: ReadAhead<CreatorDailyRow>,
 ): Promise<void> {
   const day = dayKey(at);
-  await Promise.all([
-    bumpCreator(tx, sale.creatorId, day, sale.buyerId, { sales: 1, revenue: sale.creatorShare }, read),
-    sale.sellingCreatorId && sale.experienceShare > 0 ? bumpCreator(tx, sale.sellingCreatorId, day, sale.buyerId, { revenue: sale.experienceShare }, read) : undefined,
-  ]);
+  const ofCreator = bumpCreator(tx, sale.creatorId, day, sale.buyerId, { sales: 1, revenue: sale.creatorShare }, read);
+  if (!sale.sellingCreatorId || sale.experienceShare <= 0) return ofCreator;
+  const ofSeller = bumpCreator(tx, sale.sellingCreatorId, day, sale.buyerId, { revenue: sale.experienceShare }, read);
+  return Promise.all([ofCreator, ofSeller]).then(() => undefined);
 }
 
 /** A creator's figures per day from `fromDay` on (the sum of each day's rows); days without any are absent. */

@@ -1,19 +1,13 @@
-import {
-  fail, planSpend, SALE_HOLD_MS, splitSale, tables, withChanges,
-  type EconomyService, type ItemKind, type ItemRow, type OrderRow, type TopUpOrderRow,
-} from "@playfield/core";
+import { fail, tables, type EconomyService, type ItemKind, type ItemRow, type TopUpOrderRow } from "@playfield/core";
 import type { HandlerContext } from "../../rpc/handler-context.js";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { CREDIT_PACKS, LIST_DEFAULT } from "./config.js";
-import {
-  AVATAR_KINDS, EXPERIENCE_KINDS, itemOf, itemView, itemViews, ownedItems, ownedOnce, ownershipId, ownExperience, requireItem,
-} from "./items.js";
-import { emptyWallet, nextSeq, post, readHolds, settle, settledWallet, walletView, type Posting } from "./ledger.js";
+import { EXPERIENCE_KINDS, itemView, itemViews, ownedItems, ownExperience, requireItem } from "./items.js";
+import { nextSeq, settledWallet, walletView } from "./ledger.js";
 import { providerOf } from "../../ports/payments/index.js";
-import { recordSaleStats, saleDailyId } from "../creator/stats.js";
-import { knownOf, remember } from "./known-creators.js";
 import { inBuyerTurn } from "./buyer-turns.js";
+import { buyInTransaction } from "./buy-item.js";
 
 /** The origin of this server as the caller reached it, for absolute checkout URLs. */
 function originOf(ctx: HandlerContext): string {
@@ -154,126 +148,10 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
     });
   },
 
-  async buyItem(req, ctx) {
+  buyItem(req, ctx) {
     const buyerId = ctx.user().userId;
     const { deps } = ctx;
-    const known = knownOf(deps);
-    // Reads asked for together go in one message to a database: every row the request names, and the rows of the item's
-    // creators when this server knows who they are; then the writes with COMMIT. Creators it does not know yet cost a message more.
-    return inBuyerTurn(deps, buyerId, () => deps.storage.transact(async (tx) => {
-      const now = deps.clock.now();
-      const itemCreator = known.creators.get(req.itemId);
-      const guessed = [...new Set([itemCreator, req.soldInExperienceId ? known.creators.get(req.soldInExperienceId) : undefined])]
-        .filter((id): id is string => id !== undefined && id !== buyerId);
-      const walletIds = [buyerId, ...guessed];
-      const dailyIds = guessed.map((creatorId) => saleDailyId(creatorId, now, buyerId));
-      // Wallets whose holds fell due when this server last wrote them: the held rows that settling them reads.
-      const dueIds = walletIds.filter((id) => (known.releases.get(id) ?? Infinity) <= now);
-      const [prior, found, experience, ownedAlready, walletRows, creatorRows, dailyRows, heldRows] = await Promise.all([
-        req.requestId ? tx.query(tables.orders, "byRequest", { equals: [buyerId, req.requestId], limit: 1 }) : [],
-        tx.get(tables.items, req.itemId),
-        req.soldInExperienceId ? tx.get(tables.experiences, req.soldInExperienceId) : undefined,
-        tx.get(tables.ownership, ownershipId(buyerId, req.itemId)),
-        tx.getMany(tables.wallets, walletIds),
-        tx.getMany(tables.users, itemCreator === undefined ? [] : [itemCreator]),
-        tx.getMany(tables.creatorDaily, dailyIds),
-        Promise.all(dueIds.map((id) => readHolds(tx, id, now))),
-      ]);
-      // Rows read so far, by id (undefined: absent), none written yet.
-      const wallets = new Map(walletIds.map((id, i) => [id, walletRows[i]]));
-      const daily = new Map(dailyIds.map((id, i) => [id, dailyRows[i]]));
-      const holds = new Map(dueIds.map((id, i) => [id, heldRows[i]]));
-      if (found) remember(known.creators, found.id, found.creatorId);
-      if (experience) remember(known.creators, experience.id, experience.creatorId);
-      /** The item's creator's user row: read ahead when the guess was right. */
-      const creatorOf = (item: ItemRow) => (itemCreator === item.creatorId ? creatorRows[0] : tx.get(tables.users, item.creatorId));
-      const first = prior[0];
-      if (first) {
-        if (first.itemId !== req.itemId) throw fail.invalid("requestId: already used for a different item");
-        // A retried or duplicate request: the first result again, nothing charged.
-        if (!found) throw fail.notFound("itemId: no such item");
-        const item = itemOf(found, await creatorOf(found), ownedOnce(found.kind) && ownedAlready !== undefined);
-        return { wallet: walletView(first.walletAfter), item, transactionId: first.transactionId };
-      }
-      if (!found) throw fail.notFound("itemId: no such item");
-      const item = found;
-      if (req.soldInExperienceId && !experience) throw fail.notFound("soldInExperienceId: no such experience");
-      const sellingCreatorId = experience?.creatorId ?? null;
-      if (!item.listed) throw fail.precondition("itemId: the item is not on sale");
-      if (req.expectedPrice !== item.price) throw fail.precondition(`expectedPrice: the price is now ${item.price}`);
-      if (item.creatorId === buyerId) throw fail.precondition("itemId: creators cannot buy their own items");
-      if (ownedOnce(item.kind) && ownedAlready) throw fail.exists("itemId: already owned");
-      const wallet = await settle(tx, wallets.get(buyerId) ?? emptyWallet(buyerId), now, holds.get(buyerId));
-      const plan = planSpend(wallet, item.price);
-      if (!plan) throw fail.precondition(`not enough credits: the price is ${item.price}, you can spend ${wallet.purchased + wallet.earned}`);
-      const split = splitSale({ price: item.price, avatarItem: AVATAR_KINDS.includes(item.kind), creatorId: item.creatorId, sellingCreatorId });
-      // A buyer never earns a share of their own purchase: it goes to the platform fee instead.
-      const experienceShare = sellingCreatorId === buyerId ? 0 : split.experienceShare;
-      const fee = split.fee + (split.experienceShare - experienceShare);
-      const orderId = deps.ids.id("ord");
-      // The buyer's wallet as settled above: not read again.
-      const bought = await post(tx, deps, {
-        userId: buyerId, kind: "purchase", amount: -item.price, purchased: -plan.fromPurchased, earned: -plan.fromEarned,
-        memo: `Bought ${item.name}`, ref: orderId,
-      }, wallet);
-      const heldUntil = now + SALE_HOLD_MS;
-      // The shares to post: the item's creator and the selling experience's are two users, neither the buyer.
-      const shares: Posting[] = [];
-      if (split.creatorShare > 0) {
-        shares.push({
-          userId: item.creatorId, kind: "sale", amount: split.creatorShare, pending: split.creatorShare, heldUntil,
-          memo: `Sale of ${item.name} (held until ${iso(heldUntil)})`, ref: orderId, role: "creator",
-        });
-      }
-      if (experienceShare > 0 && sellingCreatorId) {
-        shares.push({
-          userId: sellingCreatorId, kind: "sale", amount: experienceShare, pending: experienceShare, heldUntil,
-          memo: `Share of ${item.name} sold in your experience (held until ${iso(heldUntil)})`, ref: orderId, role: "experience",
-        });
-      }
-      const seq = nextSeq(deps);
-      const order: OrderRow = {
-        id: orderId,
-        buyerId,
-        itemId: item.id,
-        itemKind: item.kind,
-        requestId: req.requestId,
-        price: item.price,
-        creatorId: item.creatorId,
-        creatorShare: split.creatorShare,
-        itemExperienceId: item.experienceId,
-        soldInExperienceId: req.soldInExperienceId,
-        sellingCreatorId: experienceShare > 0 ? sellingCreatorId : null,
-        experienceShare,
-        fee,
-        transactionId: bought.row.id,
-        walletAfter: { purchased: bought.wallet.purchased, earned: bought.wallet.earned, pending: bought.wallet.pending },
-        createdAt: now,
-        seq,
-      };
-      const sold = withChanges(item, { sales: item.sales + 1 });
-      await tx.put(tables.items, sold);
-      if (ownedOnce(item.kind)) {
-        await tx.put(tables.ownership, { id: ownershipId(buyerId, item.id), userId: buyerId, itemId: item.id, kind: item.kind, acquiredAt: now, seq });
-      }
-      // What was not read ahead (creators this server had not seen), read in one turn: the sellers' wallets, the daily figures, the creator's name.
-      const unread = shares.map((share) => share.userId).filter((id) => !wallets.has(id));
-      const [, more, creator] = await Promise.all([
-        tx.put(tables.orders, order),
-        unread.length > 0 ? tx.getMany(tables.wallets, unread) : [],
-        creatorOf(item),
-        recordSaleStats(tx, now, { buyerId, creatorId: item.creatorId, creatorShare: split.creatorShare, sellingCreatorId: order.sellingCreatorId, experienceShare }, daily),
-      ]);
-      for (const [i, id] of unread.entries()) wallets.set(id, more[i]);
-      // The sellers' wallets as read above: the buyer's is the only one written so far, and no share is the buyer's.
-      const paid = [bought.wallet];
-      for (const share of shares) {
-        paid.push((await post(tx, deps, share, await settle(tx, wallets.get(share.userId) ?? emptyWallet(share.userId), now, holds.get(share.userId)))).wallet);
-      }
-      for (const written of paid) remember(known.releases, written.userId, written.nextReleaseAt);
-      // Just bought: owned when the kind is owned once (the ownership row above), never otherwise.
-      return { wallet: walletView(bought.wallet), item: itemOf(sold, creator, ownedOnce(item.kind)), transactionId: bought.row.id };
-    }));
+    return inBuyerTurn(deps, buyerId, () => deps.storage.transact((tx) => buyInTransaction(tx, deps, buyerId, req)));
   },
 
   async listInventory(req, ctx) {

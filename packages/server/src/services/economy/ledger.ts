@@ -74,6 +74,9 @@ export function readHolds(tx: Tx, userId: string, now: number): Promise<Holds> {
   ]).then(([due, [next]]) => ({ due, next }));
 }
 
+/** Whether a hold of `wallet` is due by `now`: what `settle` has to release (a caller that checks first saves a turn). */
+export const isDue = (wallet: WalletRow, now: number): boolean => wallet.nextReleaseAt !== null && wallet.nextReleaseAt <= now;
+
 /**
  * `wallet` (as just read in this transaction, or `emptyWallet`) with every
  * hold due by `now` released into `earned`: no statement unless a hold is
@@ -82,7 +85,7 @@ export function readHolds(tx: Tx, userId: string, now: number): Promise<Holds> {
  * to the wallet's ledger.
  */
 export async function settle(tx: Tx, wallet: WalletRow, now: number, holds?: Holds): Promise<WalletRow> {
-  if (wallet.nextReleaseAt === null || wallet.nextReleaseAt > now) return wallet;
+  if (!isDue(wallet, now)) return wallet;
   const { due, next } = holds ?? await readHolds(tx, wallet.userId, now);
   let released = 0;
   for (const row of due) {

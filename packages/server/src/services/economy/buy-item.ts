@@ -1,0 +1,153 @@
+import {
+  fail, planSpend, SALE_HOLD_MS, splitSale, tables, withChanges,
+  type EconomyService, type MethodOutput, type MethodRequest, type OrderRow, type Tx, type WalletRow,
+} from "@playfield/core";
+import type { ServerDeps } from "../../server-deps.js";
+import { iso } from "../identity/accounts.js";
+import { recordSaleStats, saleDailyId } from "../creator/stats.js";
+import { AVATAR_KINDS, itemOf, ownedOnce, ownershipId } from "./items.js";
+import { knownOf, remember } from "./known-creators.js";
+import { emptyWallet, isDue, nextSeq, post, readHolds, settle, walletView, type Holds, type Posting } from "./ledger.js";
+
+/*
+ * BuyItem's transaction. Reads asked for together go in one message to a
+ * database: every row the request names, and the rows of the item's creators
+ * when this server knows who they are; then the writes with COMMIT. Creators
+ * it does not know yet cost a message more.
+ *
+ * Every call of a busy buyer runs it, so it builds what it must and little
+ * else: the rows read ahead are looked up in the arrays they came in (a
+ * handful of ids), and a step with nothing to do (no hold due, no share to
+ * pay, no row missing) makes no promise.
+ */
+
+type BuyItemRequest = MethodRequest<typeof EconomyService.methods.buyItem>;
+type BuyItemResponse = MethodOutput<typeof EconomyService.methods.buyItem>;
+
+/** A read not asked for: answers as an empty read would. */
+const NONE: readonly never[] = [];
+
+/** Buys `req.itemId` for `buyerId` in `tx`: charges the buyer, pays the creators' shares (held), writes the order. */
+export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string, req: BuyItemRequest): Promise<BuyItemResponse> {
+  const known = knownOf(deps);
+  const now = deps.clock.now();
+  const itemCreator = known.creators.get(req.itemId);
+  const sellerGuess = req.soldInExperienceId ? known.creators.get(req.soldInExperienceId) : undefined;
+  // The buyer's wallet and those of the creators this server guesses (never the buyer), with their daily rows.
+  const walletIds = [buyerId];
+  if (itemCreator !== undefined && itemCreator !== buyerId) walletIds.push(itemCreator);
+  if (sellerGuess !== undefined && sellerGuess !== buyerId && sellerGuess !== itemCreator) walletIds.push(sellerGuess);
+  const dailyIds: string[] = [];
+  for (let i = 1; i < walletIds.length; i++) dailyIds.push(saleDailyId(walletIds[i]!, now, buyerId));
+  // Wallets whose holds fell due when this server last wrote them: the held rows that settling them reads.
+  const dueIds: string[] = [];
+  for (const id of walletIds) if ((known.releases.get(id) ?? Infinity) <= now) dueIds.push(id);
+  const [prior, found, experience, ownedAlready, walletRows, creatorRows, dailyRows, heldRows] = await Promise.all([
+    req.requestId ? tx.query(tables.orders, "byRequest", { equals: [buyerId, req.requestId], limit: 1 }) : NONE,
+    tx.get(tables.items, req.itemId),
+    req.soldInExperienceId ? tx.get(tables.experiences, req.soldInExperienceId) : undefined,
+    tx.get(tables.ownership, ownershipId(buyerId, req.itemId)),
+    tx.getMany(tables.wallets, walletIds),
+    itemCreator === undefined ? NONE : tx.getMany(tables.users, [itemCreator]),
+    dailyIds.length === 0 ? NONE : tx.getMany(tables.creatorDaily, dailyIds),
+    dueIds.length === 0 ? NONE : Promise.all(dueIds.map((id) => readHolds(tx, id, now))),
+  ]);
+  if (found) remember(known.creators, found.id, found.creatorId);
+  if (experience) remember(known.creators, experience.id, experience.creatorId);
+  /** The held rows read ahead for `userId`'s wallet, if any. */
+  const holdsOf = (userId: string): Holds | undefined => (dueIds.length === 0 ? undefined : heldRows[dueIds.indexOf(userId)]);
+  const first = prior[0];
+  if (first) {
+    if (first.itemId !== req.itemId) throw fail.invalid("requestId: already used for a different item");
+    // A retried or duplicate request: the first result again, nothing charged.
+    if (!found) throw fail.notFound("itemId: no such item");
+    const creator = itemCreator === found.creatorId ? creatorRows[0] : await tx.get(tables.users, found.creatorId);
+    const item = itemOf(found, creator, ownedOnce(found.kind) && ownedAlready !== undefined);
+    return { wallet: walletView(first.walletAfter), item, transactionId: first.transactionId };
+  }
+  if (!found) throw fail.notFound("itemId: no such item");
+  const item = found;
+  if (req.soldInExperienceId && !experience) throw fail.notFound("soldInExperienceId: no such experience");
+  const sellingCreatorId = experience?.creatorId ?? null;
+  if (!item.listed) throw fail.precondition("itemId: the item is not on sale");
+  if (req.expectedPrice !== item.price) throw fail.precondition(`expectedPrice: the price is now ${item.price}`);
+  if (item.creatorId === buyerId) throw fail.precondition("itemId: creators cannot buy their own items");
+  if (ownedOnce(item.kind) && ownedAlready) throw fail.exists("itemId: already owned");
+  const read = walletRows[0] ?? emptyWallet(buyerId);
+  const wallet = isDue(read, now) ? await settle(tx, read, now, holdsOf(buyerId)) : read;
+  const plan = planSpend(wallet, item.price);
+  if (!plan) throw fail.precondition(`not enough credits: the price is ${item.price}, you can spend ${wallet.purchased + wallet.earned}`);
+  const split = splitSale({ price: item.price, avatarItem: AVATAR_KINDS.includes(item.kind), creatorId: item.creatorId, sellingCreatorId });
+  // A buyer never earns a share of their own purchase: it goes to the platform fee instead.
+  const experienceShare = sellingCreatorId === buyerId ? 0 : split.experienceShare;
+  const fee = split.fee + (split.experienceShare - experienceShare);
+  const orderId = deps.ids.id("ord");
+  // The buyer's wallet as settled above: not read again.
+  const bought = await post(tx, deps, {
+    userId: buyerId, kind: "purchase", amount: -item.price, purchased: -plan.fromPurchased, earned: -plan.fromEarned,
+    memo: `Bought ${item.name}`, ref: orderId,
+  }, wallet);
+  // The shares to post: the item's creator and the selling experience's are two users, neither the buyer.
+  const shares: Posting[] = [];
+  if (split.creatorShare > 0 || experienceShare > 0) {
+    const heldUntil = now + SALE_HOLD_MS;
+    const until = iso(heldUntil);
+    if (split.creatorShare > 0) {
+      shares.push({
+        userId: item.creatorId, kind: "sale", amount: split.creatorShare, pending: split.creatorShare, heldUntil,
+        memo: `Sale of ${item.name} (held until ${until})`, ref: orderId, role: "creator",
+      });
+    }
+    if (experienceShare > 0 && sellingCreatorId) {
+      shares.push({
+        userId: sellingCreatorId, kind: "sale", amount: experienceShare, pending: experienceShare, heldUntil,
+        memo: `Share of ${item.name} sold in your experience (held until ${until})`, ref: orderId, role: "experience",
+      });
+    }
+  }
+  const seq = nextSeq(deps);
+  const order: OrderRow = {
+    id: orderId,
+    buyerId,
+    itemId: item.id,
+    itemKind: item.kind,
+    requestId: req.requestId,
+    price: item.price,
+    creatorId: item.creatorId,
+    creatorShare: split.creatorShare,
+    itemExperienceId: item.experienceId,
+    soldInExperienceId: req.soldInExperienceId,
+    sellingCreatorId: experienceShare > 0 ? sellingCreatorId : null,
+    experienceShare,
+    fee,
+    transactionId: bought.row.id,
+    walletAfter: { purchased: bought.wallet.purchased, earned: bought.wallet.earned, pending: bought.wallet.pending },
+    createdAt: now,
+    seq,
+  };
+  const sold = withChanges(item, { sales: item.sales + 1 });
+  await tx.put(tables.items, sold);
+  if (ownedOnce(item.kind)) {
+    await tx.put(tables.ownership, { id: ownershipId(buyerId, item.id), userId: buyerId, itemId: item.id, kind: item.kind, acquiredAt: now, seq });
+  }
+  // What was not read ahead (creators this server had not seen), read in one turn: the sellers' wallets, the daily figures, the creator's name.
+  const unread: string[] = [];
+  for (const share of shares) if (!walletIds.includes(share.userId)) unread.push(share.userId);
+  const [, more, creator] = await Promise.all([
+    tx.put(tables.orders, order),
+    unread.length > 0 ? tx.getMany(tables.wallets, unread) : NONE,
+    itemCreator === item.creatorId ? creatorRows[0] : tx.get(tables.users, item.creatorId),
+    recordSaleStats(tx, now, { buyerId, creatorId: item.creatorId, creatorShare: split.creatorShare, sellingCreatorId: order.sellingCreatorId, experienceShare }, { ids: dailyIds, rows: dailyRows }),
+  ]);
+  // The sellers' wallets as read above: the buyer's is the only one written so far, and no share is the buyer's.
+  const paid: WalletRow[] = [];
+  for (const share of shares) {
+    const at = walletIds.indexOf(share.userId);
+    const read: WalletRow = (at === -1 ? more[unread.indexOf(share.userId)] : walletRows[at]) ?? emptyWallet(share.userId);
+    paid.push((await post(tx, deps, share, isDue(read, now) ? await settle(tx, read, now, holdsOf(share.userId)) : read)).wallet);
+  }
+  remember(known.releases, buyerId, bought.wallet.nextReleaseAt);
+  for (const written of paid) remember(known.releases, written.userId, written.nextReleaseAt);
+  // Just bought: owned when the kind is owned once (the ownership row above), never otherwise.
+  return { wallet: walletView(bought.wallet), item: itemOf(sold, creator, ownedOnce(item.kind)), transactionId: bought.row.id };
+}

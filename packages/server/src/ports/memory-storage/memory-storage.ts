@@ -175,47 +175,74 @@ class MemoryTx implements Tx {
     if (this.readOnly) throw new TypeError(`cannot ${verb} ${table.name} in a read-only transaction`);
   }
 
-  async get<R>(table: TableDef<R>, id: string) {
-    this.live();
-    return this.storeOf(table).get(id);
+  // Not async: each answers one promise of its own (an async method makes a second object for its frame),
+  // and what it throws becomes that promise's rejection.
+  get<R>(table: TableDef<R>, id: string): Promise<R | undefined> {
+    try {
+      this.live();
+      return Promise.resolve(this.storeOf(table).get(id));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  async getMany<R>(table: TableDef<R>, ids: readonly string[]) {
-    this.live();
-    const store = this.storeOf(table);
-    return ids.map((id) => store.get(id));
+  getMany<R>(table: TableDef<R>, ids: readonly string[]): Promise<(R | undefined)[]> {
+    try {
+      this.live();
+      const store = this.storeOf(table);
+      return Promise.resolve(ids.map((id) => store.get(id)));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  async put<R>(table: TableDef<R>, row: R) {
-    this.writable("put into", table as TableDef<unknown>);
-    const store = this.storeOf(table);
-    const version = store.prepare(row);
-    const log = (this.log ??= []);
-    log.push(store);
-    store.write(version.id, version, log);
+  put<R>(table: TableDef<R>, row: R): Promise<void> {
+    try {
+      this.writable("put into", table as TableDef<unknown>);
+      const store = this.storeOf(table);
+      const version = store.prepare(row);
+      const log = (this.log ??= []);
+      log.push(store);
+      store.write(version.id, version, log);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  async delete<R>(table: TableDef<R>, id: string) {
-    this.writable("delete from", table as TableDef<unknown>);
-    const store = this.storeOf(table);
-    const log = (this.log ??= []);
-    log.push(store);
-    if (store.write(id, undefined, log)) return true;
-    // Nothing was there: nothing to write back.
-    log.length -= 4;
-    return false;
+  delete<R>(table: TableDef<R>, id: string): Promise<boolean> {
+    try {
+      this.writable("delete from", table as TableDef<unknown>);
+      const store = this.storeOf(table);
+      const log = (this.log ??= []);
+      log.push(store);
+      if (store.write(id, undefined, log)) return Promise.resolve(true);
+      // Nothing was there: nothing to write back.
+      log.length -= 4;
+      return Promise.resolve(false);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  async query<R>(table: TableDef<R>, index: string, query: Query = {}) {
-    this.live();
-    return this.storeOf(table).query(index, query);
+  query<R>(table: TableDef<R>, index: string, query: Query = {}): Promise<R[]> {
+    try {
+      this.live();
+      return Promise.resolve(this.storeOf(table).query(index, query));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  async count<R>(table: TableDef<R>, index: string, query: CountQuery = {}) {
-    this.live();
-    const cap = checkCap(query.cap);
-    const n = this.storeOf(table).count(index, query);
-    return cap === undefined ? n : Math.min(n, cap);
+  count<R>(table: TableDef<R>, index: string, query: CountQuery = {}): Promise<number> {
+    try {
+      this.live();
+      const cap = checkCap(query.cap);
+      const n = this.storeOf(table).count(index, query);
+      return Promise.resolve(cap === undefined ? n : Math.min(n, cap));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Writes back each row's previous version, newest first. */

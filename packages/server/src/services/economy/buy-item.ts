@@ -27,6 +27,11 @@ type BuyItemResponse = MethodOutput<typeof EconomyService.methods.buyItem>;
 /** A read not asked for: answers as an empty read would. */
 const NONE: readonly never[] = [];
 
+/** The held rows read ahead for `userId`'s wallet (`heldRows[i]` is `dueIds[i]`'s), if any. */
+function heldOf(dueIds: readonly string[], heldRows: readonly Holds[], userId: string): Holds | undefined {
+  return dueIds.length === 0 ? undefined : heldRows[dueIds.indexOf(userId)];
+}
+
 /** Buys `req.itemId` for `buyerId` in `tx`: charges the buyer, pays the creators' shares (held), writes the order. */
 export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string, req: BuyItemRequest): Promise<BuyItemResponse> {
   const known = knownOf(deps);
@@ -54,8 +59,6 @@ export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string
   ]);
   if (found) remember(known.creators, found.id, found.creatorId);
   if (experience) remember(known.creators, experience.id, experience.creatorId);
-  /** The held rows read ahead for `userId`'s wallet, if any. */
-  const holdsOf = (userId: string): Holds | undefined => (dueIds.length === 0 ? undefined : heldRows[dueIds.indexOf(userId)]);
   const first = prior[0];
   if (first) {
     if (first.itemId !== req.itemId) throw fail.invalid("requestId: already used for a different item");
@@ -74,7 +77,7 @@ export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string
   if (item.creatorId === buyerId) throw fail.precondition("itemId: creators cannot buy their own items");
   if (ownedOnce(item.kind) && ownedAlready) throw fail.exists("itemId: already owned");
   const read = walletRows[0] ?? emptyWallet(buyerId);
-  const wallet = isDue(read, now) ? await settle(tx, read, now, holdsOf(buyerId)) : read;
+  const wallet = isDue(read, now) ? await settle(tx, read, now, heldOf(dueIds, heldRows, buyerId)) : read;
   const plan = planSpend(wallet, item.price);
   if (!plan) throw fail.precondition(`not enough credits: the price is ${item.price}, you can spend ${wallet.purchased + wallet.earned}`);
   const split = splitSale({ price: item.price, avatarItem: AVATAR_KINDS.includes(item.kind), creatorId: item.creatorId, sellingCreatorId });
@@ -144,7 +147,7 @@ export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string
   for (const share of shares) {
     const at = walletIds.indexOf(share.userId);
     const read: WalletRow = (at === -1 ? more[unread.indexOf(share.userId)] : walletRows[at]) ?? emptyWallet(share.userId);
-    paid.push((await post(tx, deps, share, isDue(read, now) ? await settle(tx, read, now, holdsOf(share.userId)) : read)).wallet);
+    paid.push((await post(tx, deps, share, isDue(read, now) ? await settle(tx, read, now, heldOf(dueIds, heldRows, share.userId)) : read)).wallet);
   }
   remember(known.releases, buyerId, bought.wallet.nextReleaseAt);
   for (const written of paid) remember(known.releases, written.userId, written.nextReleaseAt);

@@ -333,6 +333,19 @@ export function createOrderStatisticTree<T>(compare: Compare<T>, options: TreeOp
       return sizeOf(root);
     },
     insert(item) {
+      // An item above every other (most indexes grow at their end: times, sequence numbers) goes into the last
+      // leaf while it has room, with one comparison instead of a search at every level.
+      let last = root;
+      while (!last.leaf) last = last.children[last.children.length - 1]!;
+      const { items } = last;
+      if (items.length > 0 && items.length < leafMax && compare(items[items.length - 1]!, item) < 0) {
+        items.push(item);
+        for (let node = root; !node.leaf; node = node.children[node.children.length - 1]!) {
+          node.size++;
+          node.counts[node.counts.length - 1]!++;
+        }
+        return true;
+      }
       const result = insertInto(root, item);
       if (result === REPLACED) return false;
       if (result !== ADDED) {

@@ -76,6 +76,9 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
   const rows = new Map<string, Slot<Row>>();
   // Built on the first query by primary key, then kept up to date: most tables never need it.
   let primary: Index<Row> | null = null;
+  // The row `prepare` looked up, for the `write` that follows it (a put is both, back to back): one lookup, not two.
+  let preparedId: string | undefined;
+  let preparedSlot: Slot<Row> | undefined;
 
   function indexOf(index: string): Index<Row> {
     if (index === PRIMARY_INDEX) return primary ??= buildPrimary();
@@ -150,7 +153,8 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
     prepare(row) {
       const id = def.primaryKey(row);
       if (typeof id !== "string") throw new TypeError(`table ${def.name}: the primary key must be a string`);
-      const held = rows.get(id)?.keys;
+      const slot = rows.get(id);
+      const held = slot?.keys;
       // Sized once: a new row keeps this array as long as it is stored.
       const keys = new Array<IndexKey | null>(defs.length);
       for (let i = 0; i < defs.length; i++) {
@@ -163,10 +167,13 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
         }
         keys[i] = key;
       }
+      preparedId = id;
+      preparedSlot = slot;
       return { id, row, keys };
     },
     write(id, version, log) {
-      const slot = rows.get(id);
+      const slot = id === preparedId ? preparedSlot : rows.get(id);
+      preparedId = preparedSlot = undefined;
       if (!slot) {
         log?.push(id, undefined, undefined);
         if (version) insert(id, version);

@@ -74,6 +74,36 @@ describe("OrderStatisticTree (model-based)", () => {
       { numRuns: 50 },
     );
   });
+
+  it("should agree with a sorted array when most inserts append above every item (times, sequence numbers)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 4, max: 9 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 3000 })), { minLength: 200, maxLength: 2000, size: "max" }), (capacity, ops) => {
+        const tree = createOrderStatisticTree((a: number, b: number) => a - b, { leafCapacity: capacity, branchCapacity: capacity });
+        const model: number[] = [];
+        let top = 0;
+        for (const [kind, n] of ops) {
+          // 7 in 10 append (one above the largest so far, or equal to it: a replace), 2 insert anywhere, 1 deletes.
+          const value = kind < 6 ? ++top : kind === 6 ? top : n;
+          if (kind === 9) {
+            const at = model.indexOf(value);
+            expect(tree.delete(value)).toBe(at >= 0);
+            if (at >= 0) model.splice(at, 1);
+          } else {
+            const at = model.findIndex((x) => x >= value);
+            const added = at < 0 || model[at] !== value;
+            expect(tree.insert(value)).toBe(added);
+            if (added) model.splice(at < 0 ? model.length : at, 0, value);
+            top = Math.max(top, value);
+          }
+          expect(tree.size).toBe(model.length);
+        }
+        tree.checkInvariants();
+        expect(tree.slice(0, tree.size)).toEqual(model);
+        for (let i = 0; i < model.length; i += 7) expect(tree.rank(model[i]!)).toBe(i);
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
 
 // Arbitraries. Few distinct scores and ids, so that ties and repeats are common.

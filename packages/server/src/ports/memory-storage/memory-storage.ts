@@ -190,7 +190,9 @@ class MemoryTx implements Tx {
     try {
       this.live();
       const store = this.storeOf(table);
-      return Promise.resolve(ids.map((id) => store.get(id)));
+      const rows = new Array<R | undefined>(ids.length);
+      for (let i = 0; i < ids.length; i++) rows[i] = store.get(ids[i]!);
+      return Promise.resolve(rows);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -20,6 +20,17 @@ export function randomToken(bytes = 32): string {
   return encodeBase64url(randomBytes(bytes));
 }
 
+/** Random bytes of an id: 16 characters. */
+const ID_BYTES = 12;
+
+/**
+ * A new id: `prefix`, `_` and 12 random bytes in base64url (`txn_3kq…`), made
+ * as one flat string (a row keeps its id for as long as it is stored).
+ */
+export function randomId(prefix: string): string {
+  return encodeBase64url(randomBytes(ID_BYTES), `${prefix}_`);
+}
+
 /** Bytes drawn from Web Crypto at a time (as Node's randomUUID keeps a batch). */
 const POOL_BYTES = 4096;
 let pool = new Uint8Array(0);

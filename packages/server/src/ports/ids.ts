@@ -1,4 +1,4 @@
-import { randomToken } from "../crypto/random-token.js";
+import { randomId, randomToken } from "../crypto/random-token.js";
 
 /** Makes ids and opaque secrets. Replaceable so tests can make them predictable. */
 export interface IdGenerator {
@@ -13,7 +13,7 @@ export interface IdGenerator {
 /** Random ids and secrets from Web Crypto. */
 export function createRandomIds(): IdGenerator {
   return {
-    id: (prefix) => `${prefix}_${randomToken(12)}`,
+    id: (prefix) => randomId(prefix),
     secret: () => randomToken(32),
     digits: (count) => {
       const bytes = globalThis.crypto.getRandomValues(new Uint8Array(count));

@@ -9,6 +9,12 @@ describe("encodeBase64url", () => {
     }));
   });
 
+  it("should agree with Buffer's base64url past one chunk of characters, and after a prefix", () => {
+    fc.assert(fc.property(fc.uint8Array({ minLength: 6000, maxLength: 20_000 }), fc.string(), (bytes, prefix) => {
+      expect(encodeBase64url(bytes, prefix)).toBe(prefix + Buffer.from(bytes).toString("base64url"));
+    }), { numRuns: 20 });
+  });
+
   it("should encode RFC 4648's test vectors without padding", () => {
     const cases: [string, string][] = [["", ""], ["f", "Zg"], ["fo", "Zm8"], ["foo", "Zm9v"], ["foob", "Zm9vYg"], ["fooba", "Zm9vYmE"], ["foobar", "Zm9vYmFy"]];
     for (const [text, encoded] of cases) expect(encodeBase64url(new TextEncoder().encode(text))).toBe(encoded);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeBase64url } from "../../src/crypto/base64url.js";
-import { hashToken, randomToken } from "../../src/crypto/random-token.js";
+import { hashToken, randomId, randomToken } from "../../src/crypto/random-token.js";
 
 describe("randomToken", () => {
   it("should encode 32 random bytes by default", () => {
@@ -34,6 +34,17 @@ describe("randomToken", () => {
   it("should refuse a length that is not a positive whole number", () => {
     expect(() => randomToken(0)).toThrow(RangeError);
     expect(() => randomToken(1.5)).toThrow(RangeError);
+  });
+});
+
+describe("randomId", () => {
+  it("should be the prefix, an underscore and 12 random bytes, never repeated", () => {
+    const ids = Array.from({ length: 1000 }, () => randomId("txn"));
+    for (const id of ids) {
+      expect(id).toMatch(/^txn_[A-Za-z0-9_-]{16}$/);
+      expect(decodeBase64url(id.slice(4))).toHaveLength(12);
+    }
+    expect(new Set(ids).size).toBe(1000);
   });
 });
 

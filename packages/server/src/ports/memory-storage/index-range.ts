@@ -32,15 +32,32 @@ function comparePrefix(key: IndexKey, prefix: IndexKey): number {
   return 0;
 }
 
-/** A predicate that holds for the entries before a bound, given an entry's index key and primary key. */
-export type Before = (key: IndexKey, id: string) => boolean;
+/** An entry of an index: its primary key; its key in the index is read with a `KeyOf`. */
+export interface Entry {
+  readonly id: string;
+}
+
+/** An entry's key in one index. */
+export type KeyOf<E extends Entry> = (entry: E) => IndexKey;
+
+/**
+ * A predicate that holds for the entries before a bound. It reads the entry
+ * itself (the tree's item), so that counting calls it with no wrapper made per bound.
+ */
+export type Before<E extends Entry> = (entry: E) => boolean;
+
+/** What counts the entries a bound holds for: an order-statistic tree. */
+export interface Counter<E extends Entry> {
+  countWhile(before: Before<E>): number;
+}
 
 /** Entries before the first one matching `equals` and `range`. */
-export function beforeStart(equals: IndexKey, range: KeyRange | undefined): Before {
+export function beforeStart<E extends Entry>(keyOf: KeyOf<E>, equals: IndexKey, range: KeyRange | undefined): Before<E> {
   const p = equals.length;
-  const { gt, gte } = range ?? {};
+  const gt = range?.gt, gte = range?.gte;
   const bounded = hasBounds(range);
-  return (key) => {
+  return (entry) => {
+    const key = keyOf(entry);
     const c = comparePrefix(key, equals);
     if (c !== 0) return c < 0;
     if (!bounded) return false;
@@ -53,10 +70,11 @@ export function beforeStart(equals: IndexKey, range: KeyRange | undefined): Befo
 }
 
 /** Entries before the end of those matching `equals` and `range` (matches included). */
-export function beforeEnd(equals: IndexKey, range: KeyRange | undefined): Before {
+export function beforeEnd<E extends Entry>(keyOf: KeyOf<E>, equals: IndexKey, range: KeyRange | undefined): Before<E> {
   const p = equals.length;
-  const { lt, lte } = range ?? {};
-  return (key) => {
+  const lt = range?.lt, lte = range?.lte;
+  return (entry) => {
+    const key = keyOf(entry);
     const c = comparePrefix(key, equals);
     if (c !== 0) return c < 0;
     const v = key[p];
@@ -67,18 +85,22 @@ export function beforeEnd(equals: IndexKey, range: KeyRange | undefined): Before
 }
 
 /** Entries at or before `cursor` (`inclusive`), or strictly before it. */
-export function beforeCursor(cursor: Cursor, inclusive: boolean): Before {
-  return inclusive ? (key, id) => compareEntries(key, id, cursor) <= 0 : (key, id) => compareEntries(key, id, cursor) < 0;
+export function beforeCursor<E extends Entry>(keyOf: KeyOf<E>, cursor: Cursor, inclusive: boolean): Before<E> {
+  return inclusive
+    ? (entry) => compareEntries(keyOf(entry), entry.id, cursor) <= 0
+    : (entry) => compareEntries(keyOf(entry), entry.id, cursor) < 0;
 }
 
 function hasBounds(range: KeyRange | undefined): boolean {
   return range !== undefined && (range.gt !== undefined || range.gte !== undefined || range.lt !== undefined || range.lte !== undefined);
 }
 
-/** Positions `[start, end)` of the rows a query answers, before `order`, `offset` and `limit` apply. */
-export function matchBounds(count: (before: Before) => number, query: Query): { start: number; end: number } {
-  const equals = query.equals ?? [];
-  const start = count(beforeStart(equals, query.range));
-  const end = count(beforeEnd(equals, query.range));
+/** Positions `[start, end)` of the rows a query answers in the index `entries` (keys read with `keyOf`), before `order`, `offset` and `limit` apply. */
+export function matchBounds<E extends Entry>(entries: Counter<E>, keyOf: KeyOf<E>, query: Query): { start: number; end: number } {
+  const equals = query.equals ?? NO_KEY;
+  const start = entries.countWhile(beforeStart(keyOf, equals, query.range));
+  const end = entries.countWhile(beforeEnd(keyOf, equals, query.range));
   return { start, end: Math.max(start, end) };
 }
+
+const NO_KEY: IndexKey = [];

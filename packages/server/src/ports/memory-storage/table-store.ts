@@ -13,7 +13,7 @@
  * for the garbage collector to copy and mark).
  */
 import { PRIMARY_INDEX, UniqueViolation, compareKeys, type IndexDef, type IndexKey, type Query, type TableDef } from "@playfield/core";
-import { beforeCursor, compareIds, matchBounds, type Before } from "./index-range.js";
+import { beforeCursor, compareIds, matchBounds } from "./index-range.js";
 import { createOrderStatisticTree, type OrderStatisticTree } from "./order-statistic-tree.js";
 
 /** A version of a row: its primary key, the row and its key in each declared index (null when left out of it). */
@@ -91,12 +91,6 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
     const tree = createOrderStatisticTree<Slot<Row>>(compareById);
     for (const slot of rows.values()) tree.insert(slot);
     return { tree, keyOf: primaryKeyOf };
-  }
-
-  /** How many entries of `index` come before the bound `before`. */
-  function countBefore(index: Index<Row>, before: Before): number {
-    const { keyOf } = index;
-    return index.tree.countWhile((slot) => before(keyOf(slot), slot.id));
   }
 
   function checkUnique(i: number, key: IndexKey, id: string): void {
@@ -188,12 +182,12 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
       const index = indexOf(name);
       const offset = checkCount("offset", query.offset) ?? 0;
       const limit = checkCount("limit", query.limit) ?? Infinity;
-      let { start, end } = matchBounds((before) => countBefore(index, before), query);
+      let { start, end } = matchBounds(index.tree, index.keyOf, query);
       const desc = query.order === "desc";
       if (query.after) {
         // By value, not position: rows added or removed since the cursor was made shift nothing.
-        if (desc) end = Math.min(end, countBefore(index, beforeCursor(query.after, false)));
-        else start = Math.max(start, countBefore(index, beforeCursor(query.after, true)));
+        if (desc) end = Math.min(end, index.tree.countWhile(beforeCursor(index.keyOf, query.after, false)));
+        else start = Math.max(start, index.tree.countWhile(beforeCursor(index.keyOf, query.after, true)));
       }
       if (desc) {
         end -= offset;
@@ -209,7 +203,7 @@ export function createTableStore<Row>(def: TableDef<Row>): TableStore<Row> {
     },
     count(name, query) {
       const index = indexOf(name);
-      const { start, end } = matchBounds((before) => countBefore(index, before), query);
+      const { start, end } = matchBounds(index.tree, index.keyOf, query);
       return end - start;
     },
     clear() {

@@ -1,7 +1,7 @@
 /*
  * Probe (not a bench): the http bench's server CPU per request (wrk, 50 connections) for GetMe and
  * BuyItem alone, alternating: ROUNDS (default 2) of SECONDS (default 4). CHILD_FLAGS are node flags for
- * the server (--trace-gc), whose other output goes to CHILD_LOG.
+ * the server (--trace-gc), whose other output goes to CHILD_LOG; PROBE_ONLY=BuyItem runs one case.
  *   node --conditions=@playfield/source --import tsx bench/probe-http.ts
  */
 import { spawn } from "node:child_process";
@@ -39,6 +39,7 @@ try {
   const figures: Record<string, number[]> = { GetMe: [], BuyItem: [] };
   for (let round = 0; round < Number(process.env.ROUNDS ?? 2); round++) {
     for (const [name, c] of Object.entries(cases)) {
+      if (process.env.PROBE_ONLY && !process.env.PROBE_ONLY.split(",").includes(name)) continue;
       const cpu = processCpuSeconds(pid);
       const result = await runWrk({ url: c.url, method: "POST", body: c.body, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, seconds, connections: 50 });
       const used = processCpuSeconds(pid) - cpu;
@@ -48,7 +49,7 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  console.log(`CPU ratio GetMe/BuyItem: ${(median(figures.GetMe!) / median(figures.BuyItem!)).toFixed(2)}`);
+  if (figures.GetMe!.length && figures.BuyItem!.length) console.log(`CPU ratio GetMe/BuyItem: ${(median(figures.GetMe!) / median(figures.BuyItem!)).toFixed(2)}`);
 } finally {
   server.child.kill();
 }

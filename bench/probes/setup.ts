@@ -1,5 +1,5 @@
 /*
- * What the probes share (bench/probe-*.ts: not benches, `npm run bench` does
+ * What the probes share (bench/probes/: not benches, `npm run bench` does
  * not run them): the http bench's server (memory storage, production
  * settings, bench/lib/bench-world.ts), listening on a free port but called
  * in process through its responder, as the Node adapter calls it, and the
@@ -7,7 +7,7 @@
  * Counts per call, not rates: they hold on a loaded machine.
  */
 import { createMemoryStorage, startServer } from "@playfield/server-memory";
-import { seedBenchWorld } from "./lib/bench-world.js";
+import { seedBenchWorld } from "../lib/bench-world.js";
 
 export const server = await startServer({ port: 0, storage: createMemoryStorage(), environment: "production", datastore: { requestsPerMinute: 1e15, storedBytes: 1e15 } });
 const world = await seedBenchWorld(server, 0);

@@ -2,18 +2,18 @@
  * Probe (not a bench): the http bench's server CPU per request (wrk, 50 connections) for GetMe and
  * BuyItem alone, alternating: ROUNDS (default 2) of SECONDS (default 4). CHILD_FLAGS are node flags for
  * the server (--trace-gc), whose other output goes to CHILD_LOG; PROBE_ONLY=BuyItem runs one case.
- *   node --conditions=@playfield/source --import tsx bench/probe-http.ts
+ *   node --conditions=@playfield/source --import tsx bench/probes/http.ts
  */
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { runWrk } from "./lib/wrk.js";
-import { processCpuSeconds } from "./lib/process-cpu.js";
+import { runWrk } from "../lib/wrk.js";
+import { processCpuSeconds } from "../lib/process-cpu.js";
 
 // The bench's server child, with CHILD_FLAGS (e.g. --trace-gc); its output past the first line goes to CHILD_LOG.
 const child = spawn(process.execPath, [...(process.env.CHILD_FLAGS?.split(" ") ?? []), "--conditions=@playfield/source", "--import", "tsx",
-  fileURLToPath(new URL("./lib/playfield-server.ts", import.meta.url))], { stdio: ["ignore", "pipe", "inherit"] });
+  fileURLToPath(new URL("../lib/playfield-server.ts", import.meta.url))], { stdio: ["ignore", "pipe", "inherit"] });
 const lines = createInterface({ input: child.stdout! });
 const log = createWriteStream(process.env.CHILD_LOG ?? "/dev/null");
 // The first line that is JSON: the server's; GC traces and the like go to the log.

@@ -1,13 +1,13 @@
 /*
- * Probe (not a bench): a CPU profile of one case of bench/probe-setup.ts with IN_FLIGHT calls in flight
+ * Probe (not a bench): a CPU profile of one case of bench/probes/setup.ts with IN_FLIGHT calls in flight
  * (default 50), N calls (default 100,000): self and total time per function, GC included (the profiler
  * itself adds to every figure: compare shares, not µs).
- *   PROBE_ONLY=BuyItem node --conditions=@playfield/source --import tsx bench/probe-cpu.ts
+ *   PROBE_ONLY=BuyItem node --conditions=@playfield/source --import tsx bench/probes/cpu.ts
  */
 import { Session } from "node:inspector/promises";
 import { findSourceMap } from "node:module";
 process.setSourceMapsEnabled(true);
-const { call, caseOf, server } = await import("./probe-setup.js");
+const { call, caseOf, server } = await import("./setup.js");
 const name = process.env.PROBE_ONLY ?? "BuyItem";
 const inFlight = Number(process.env.IN_FLIGHT ?? 50);
 const N = Number(process.env.N ?? 100_000);

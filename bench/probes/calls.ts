@@ -1,18 +1,18 @@
 /*
  * Probe (not a bench): per call of GetMe, Datastore Set and Get, and BuyItem
- * through the server's responder (bench/probe-setup.ts), the bytes allocated
+ * through the server's responder (bench/probes/setup.ts), the bytes allocated
  * (sampling heap profiler, objects collected since included), the bytes kept
  * (live growth between full collections) and µs of CPU (process-wide, GC
  * threads included; best of 5 rounds, 1 and 50 calls in flight). TOP=n lists
  * each case's n largest allocation sites.
  *
- *   node --expose-gc --conditions=@playfield/source --import tsx bench/probe-calls.ts
- *   PROBE_ONLY=BuyItem TOP=30 node --expose-gc --conditions=@playfield/source --import tsx bench/probe-calls.ts
+ *   node --expose-gc --conditions=@playfield/source --import tsx bench/probes/calls.ts
+ *   PROBE_ONLY=BuyItem TOP=30 node --expose-gc --conditions=@playfield/source --import tsx bench/probes/calls.ts
  */
 import { Session } from "node:inspector/promises";
 import { findSourceMap } from "node:module";
 import v8 from "node:v8";
-import { call, cases, server } from "./probe-setup.js";
+import { call, cases, server } from "./setup.js";
 
 process.setSourceMapsEnabled(true);
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -21,6 +21,17 @@ describe("playfield-server's arguments", () => {
     expect(parseServerArgs([], { DATABASE_URL: "" }).storage).toEqual({ kind: "memory" });
   });
 
+  it("should listen for notices through --database-listen-url (or DATABASE_LISTEN_URL, with a PostgreSQL server only)", () => {
+    const url = "postgres://app@pgbouncer:6432/game";
+    const direct = "postgres://app@db:5432/game";
+    expect(parseServerArgs(["--database-url", url, "--database-listen-url", direct], {}).storage).toEqual({ kind: "postgres", url, schema: "public", listenUrl: direct });
+    expect(parseServerArgs([], { DATABASE_URL: url, DATABASE_LISTEN_URL: direct }).storage).toEqual({ kind: "postgres", url, schema: "public", listenUrl: direct });
+    expect(parseServerArgs(["--database-listen-url", "postgres://other@db/game"], { DATABASE_URL: url, DATABASE_LISTEN_URL: direct }).storage)
+      .toMatchObject({ listenUrl: "postgres://other@db/game" });
+    // Without a PostgreSQL server the variable means nothing (as REDIS_URL), so an exported one never stops `npm start`.
+    expect(parseServerArgs([], { DATABASE_LISTEN_URL: direct }).storage).toEqual({ kind: "memory" });
+  });
+
   it("should export or import a world with a storage to read or fill", () => {
     const url = "postgres://postgres@127.0.0.1:5432/test";
     expect(parseServerArgs(["export", "world.jsonl", "--data-dir", "./data"], {})).toMatchObject({ command: { kind: "export", file: "world.jsonl" }, storage: { kind: "data-dir", dataDir: "./data" } });
@@ -61,6 +72,10 @@ describe("playfield-server's arguments", () => {
     expect(refusal(["--data-dir", "d", "--database-url", "postgres://h/db"])).toMatch(/^--data-dir and --database-url cannot be used together/);
     expect(refusal(["--database-url", "mysql://u:secret@h/db"])).toBe('--database-url must be a postgres:// or postgresql:// URL, got "mysql://u:***@h/db"');
     expect(refusal(["--database-schema", "x"])).toMatch(/^--database-schema needs a PostgreSQL server/);
+    expect(refusal(["--database-listen-url", "postgres://db/game"])).toMatch(/^--database-listen-url goes with a PostgreSQL server/);
+    expect(refusal(["--data-dir", "d", "--database-listen-url", "postgres://db/game"])).toMatch(/^--database-listen-url goes with a PostgreSQL server/);
+    expect(refusal(["--database-url", "postgres://h/db", "--database-listen-url", "http://u:pw@db/game"])).toBe('--database-listen-url must be a postgres:// or postgresql:// URL, got "http://u:***@db/game"');
+    expect(refusal(["--database-url", "postgres://h/db"], { DATABASE_LISTEN_URL: "nope" })).toBe('DATABASE_LISTEN_URL must be a postgres:// or postgresql:// URL, got "nope"');
     expect(refusal(["--database-url", "postgres://h/db", "--database-schema", "Bad-Name"])).toMatch(/^--database-schema must be a lowercase SQL name/);
     expect(refusal(["export", "--data-dir", "d"])).toBe("export needs one FILE, such as: playfield-server export world.jsonl --data-dir ./data");
     expect(refusal(["import", "a.jsonl", "b.jsonl", "--data-dir", "d"])).toMatch(/^import needs one FILE/);

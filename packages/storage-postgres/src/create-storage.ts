@@ -14,6 +14,12 @@ export interface PostgresStorageOptions extends SqlStorageOptions {
   url?: string;
   /** A pool of your own, or a pool config (`max` connections: default 10). */
   pool?: pg.Pool | pg.PoolConfig;
+  /**
+   * Where the connection that listens for notices of written rows goes,
+   * when the pool's cannot hold a LISTEN (PgBouncer in transaction mode):
+   * PostgreSQL directly, or a PgBouncer in session mode. Default: the pool's.
+   */
+  listenUrl?: string;
 }
 
 /**
@@ -29,7 +35,7 @@ export interface PostgresStorageOptions extends SqlStorageOptions {
 export function createPostgresStorage(options: PostgresStorageOptions): SqlStorage {
   const source = options.pool ?? options.url;
   if (source === undefined) throw new Error("createPostgresStorage: give a url or a pool");
-  return createSqlStorage(pgDatabase(source), options);
+  return createSqlStorage(pgDatabase(source, { listenUrl: options.listenUrl }), options);
 }
 
 /** Where PGlite keeps its data. */

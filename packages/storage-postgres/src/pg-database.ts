@@ -8,6 +8,17 @@ import type { ListenHandlers, SqlDatabase, SqlSession } from "./sql-database.js"
 /** The pause before listening again after the listening connection was lost. */
 const RELISTEN_MS = 1_000;
 
+/** Options of `pgDatabase`. */
+export interface PgDatabaseOptions {
+  /**
+   * Where the listening connection goes, when not where the pool's do: a
+   * pool behind PgBouncer in transaction mode, which cannot hold a LISTEN,
+   * listens through a URL that reaches PostgreSQL directly (or a PgBouncer
+   * in session mode).
+   */
+  listenUrl?: string;
+}
+
 /**
  * A database on a node-postgres pool. The pool is the caller's when one is
  * given (`close` ends it all the same); a connection string or a config
@@ -16,7 +27,7 @@ const RELISTEN_MS = 1_000;
  * @example
  * const database = pgDatabase("postgres://postgres@127.0.0.1:5432/test");
  */
-export function pgDatabase(source: string | pg.PoolConfig | pg.Pool): SqlDatabase {
+export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: PgDatabaseOptions = {}): SqlDatabase {
   const pool = source instanceof pg.Pool ? source : new pg.Pool(typeof source === "string" ? { connectionString: source } : source);
   // An idle client's connection can drop (a server restart): the pool discards
   // it, and without a listener the error would end the process.
@@ -35,27 +46,30 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool): SqlDatabas
       }
     },
     close: () => pool.end(),
-    listen: (channel, handlers) => listenOn(pool, channel, handlers),
+    listen: (channel, handlers) => listenOn(listenConfig(pool, options.listenUrl), channel, handlers),
   };
 }
 
 /**
- * The pool's connection settings for the listening connection. The pool
- * keeps a given password out of its options' enumerable keys (so it does
- * not show in logs), so a spread alone would connect without it.
+ * The listening connection's settings: `listenUrl`'s when given, else the
+ * pool's. The pool keeps a given password out of its options' enumerable
+ * keys (so it does not show in logs), so a spread alone would connect
+ * without it.
  */
-export function listenConfig(pool: pg.Pool): pg.ClientConfig {
-  return { ...pool.options, password: pool.options.password, application_name: "playfield-listen" };
+export function listenConfig(pool: pg.Pool, listenUrl?: string): pg.ClientConfig {
+  const application_name = "playfield-listen";
+  if (listenUrl !== undefined) return { connectionString: listenUrl, application_name };
+  return { ...pool.options, password: pool.options.password, application_name };
 }
 
 /** LISTEN on a connection of its own (not the pool's: it stays open), again after a pause whenever it is lost. */
-function listenOn(pool: pg.Pool, channel: string, handlers: ListenHandlers): () => Promise<void> {
+function listenOn(config: pg.ClientConfig, channel: string, handlers: ListenHandlers): () => Promise<void> {
   let stopped = false;
   let client: pg.Client | undefined;
   let again: ReturnType<typeof setTimeout> | undefined;
   const connect = async () => {
     if (stopped) return;
-    const current = new pg.Client(listenConfig(pool));
+    const current = new pg.Client(config);
     client = current;
     const lost = () => {
       if (client !== current) return;

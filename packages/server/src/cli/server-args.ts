@@ -23,6 +23,9 @@ Options:
   --database-url URL  keep the data on a PostgreSQL server, such as postgres://user@host:5432/db
                       (default: $DATABASE_URL; without either, the data is in memory)
   --database-schema S the PostgreSQL schema holding the tables (default: public)
+  --database-listen-url URL  where the connection that listens for notices of written rows goes, when
+                      --database-url's cannot hold a LISTEN (PgBouncer in transaction mode): PostgreSQL
+                      directly (default: $DATABASE_LISTEN_URL, else --database-url's)
   --redis-url URL     share realtime events and presence with the other server processes on this
                       PostgreSQL through Redis, such as redis://127.0.0.1:6379 (default: $REDIS_URL, read
                       only with a PostgreSQL server; without either, this process must run alone)
@@ -32,7 +35,7 @@ Options:
                       may take to finish before they are cut, in seconds (default: 10)
   -h, --help          print this and exit
 
-Environment: PORT, HOST, DATABASE_URL, REDIS_URL, and PLAYFIELD_ENV=production for production defaults (no loopback pages,
+Environment: PORT, HOST, DATABASE_URL, DATABASE_LISTEN_URL, REDIS_URL, and PLAYFIELD_ENV=production for production defaults (no loopback pages,
 the full password hashing cost). Stop it with Ctrl-C or SIGTERM: it stops accepting connections, answers
 503 on /readyz, lets what is under way finish, closes WebSockets with 1012 and exits 0; a second Ctrl-C
 stops at once.
@@ -60,7 +63,7 @@ export interface ServerArgs {
 export type StorageChoice =
   | { kind: "memory" }
   | { kind: "data-dir"; dataDir: string }
-  | { kind: "postgres"; url: string; schema: string };
+  | { kind: "postgres"; url: string; schema: string; listenUrl?: string };
 
 /** The Redis several processes share, and the prefix that keeps this deployment's keys apart. */
 export interface RedisChoice {
@@ -121,6 +124,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
         "data-dir": { type: "string" },
         "database-url": { type: "string" },
         "database-schema": { type: "string" },
+        "database-listen-url": { type: "string" },
         "redis-url": { type: "string" },
         "redis-prefix": { type: "string" },
         "shutdown-timeout": { type: "string" },
@@ -132,7 +136,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ""));
   }
   const { values, positionals } = parsed;
-  const storage = storageOf(values["data-dir"], values["database-url"], env.DATABASE_URL, values["database-schema"]);
+  const storage = listenUrlOf(storageOf(values["data-dir"], values["database-url"], env.DATABASE_URL, values["database-schema"]), values["database-listen-url"], env.DATABASE_LISTEN_URL);
   let command: ServerArgs["command"] = { kind: "serve" };
   if (worldCommand) {
     if (positionals.length !== 1 || positionals[0] === "") throw new UsageError(`${worldCommand} needs one FILE, such as: playfield-server ${worldCommand} world.jsonl --data-dir ./data`);
@@ -175,7 +179,20 @@ function storageOf(dataDir: string | undefined, databaseUrl: string | undefined,
     return { kind: "memory" };
   }
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new UsageError(`--database-schema must be a lowercase SQL name (a-z, 0-9, _), got ${JSON.stringify(schema)}`);
-  const from = databaseUrl !== undefined ? "--database-url" : "DATABASE_URL";
+  checkPostgresUrl(url, databaseUrl !== undefined ? "--database-url" : "DATABASE_URL");
+  return { kind: "postgres", url, schema: schema ?? "public" };
+}
+
+/** The listening connection's URL: with a PostgreSQL server only; DATABASE_LISTEN_URL counts only then. */
+function listenUrlOf(storage: StorageChoice, flagUrl: string | undefined, envUrl: string | undefined): StorageChoice {
+  const url = flagUrl ?? (storage.kind === "postgres" ? envUrl || undefined : undefined);
+  if (url === undefined) return storage;
+  if (storage.kind !== "postgres") throw new UsageError("--database-listen-url goes with a PostgreSQL server: give --database-url (or DATABASE_URL) too");
+  checkPostgresUrl(url, flagUrl !== undefined ? "--database-listen-url" : "DATABASE_LISTEN_URL");
+  return { ...storage, listenUrl: url };
+}
+
+function checkPostgresUrl(url: string, from: string): void {
   let protocol: string | undefined;
   try {
     protocol = new URL(url).protocol;
@@ -183,7 +200,6 @@ function storageOf(dataDir: string | undefined, databaseUrl: string | undefined,
     // refused below
   }
   if (protocol !== "postgres:" && protocol !== "postgresql:") throw new UsageError(`${from} must be a postgres:// or postgresql:// URL, got ${JSON.stringify(redact(url))}`);
-  return { kind: "postgres", url, schema: schema ?? "public" };
 }
 
 /** Redis serves processes that share a PostgreSQL; REDIS_URL counts only then, so an exported one never stops `npm start`. */

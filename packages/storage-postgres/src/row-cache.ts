@@ -6,7 +6,9 @@
  * the database. Every write this process commits to such a row drops its
  * copy; writes of other processes drop it when their notice arrives (a
  * NOTIFY sent with the writing transaction's COMMIT), and a copy is never
- * kept longer than `ttlMs` (writes made outside Playfield).
+ * kept longer than `ttlMs` (writes made outside Playfield). Bounded in rows
+ * and in characters of stored text: datastore entries, cached too, hold up
+ * to 4 MB each.
  */
 import type { CountQuery, Query, TableDef, Tx } from "@playfield/core";
 
@@ -17,9 +19,25 @@ export interface RowRead {
   readonly everything: number;
 }
 
+/** How much a row cache keeps at most; the oldest copies go first. */
+export interface RowCacheBounds {
+  /** Copies (default 100,000). */
+  rows?: number;
+  /** Characters of stored text (the row's JSON) over all copies (default 32 Mi). */
+  chars?: number;
+  /** Characters of stored text of one copy: a longer row is never kept (default 64 Ki). */
+  rowChars?: number;
+}
+
 /** The copies of one process. */
 export class RowCache {
-  private readonly rows = new Map<string, { row: unknown; at: number }>();
+  /** Oldest first (Map keeps insertion order; a copy kept again goes last). */
+  private readonly rows = new Map<string, { row: unknown; at: number; chars: number }>();
+  /** Characters of stored text of every copy. */
+  private chars = 0;
+  private readonly maxRows: number;
+  private readonly maxChars: number;
+  private readonly maxRowChars: number;
   /**
    * Reads in flight by row, and whether the row was written while one was:
    * such a read may have found the row as it was before the write, so none
@@ -35,10 +53,18 @@ export class RowCache {
   constructor(
     private readonly ttlMs: number,
     serving: boolean,
-    private readonly maxRows = 100_000,
+    bounds: RowCacheBounds = {},
     private readonly now: () => number = () => performance.now(),
   ) {
     this.serving = serving;
+    this.maxRows = bounds.rows ?? 100_000;
+    this.maxChars = bounds.chars ?? 32 * 1024 * 1024;
+    this.maxRowChars = bounds.rowChars ?? 64 * 1024;
+  }
+
+  /** Characters of stored text the copies hold now. */
+  get size(): number {
+    return this.chars;
   }
 
   /** The copy of a row, or undefined when there is none (or it is too old). */
@@ -48,7 +74,7 @@ export class RowCache {
     const found = this.rows.get(key);
     if (found === undefined) return undefined;
     if (this.now() - found.at > this.ttlMs) {
-      this.rows.delete(key);
+      this.remove(key);
       return undefined;
     }
     return found.row;
@@ -63,19 +89,24 @@ export class RowCache {
     return { key, state, everything: this.everything };
   }
 
-  /** Ends a read: keeps `row` (undefined: nothing found, or the read failed) unless the row was written or everything dropped since it started. */
-  done(read: RowRead, row: unknown): void {
+  /**
+   * Ends a read: keeps `row` (undefined: nothing found, or the read failed), whose stored text is `chars` long,
+   * unless the row was written or everything dropped since it started, or it is longer than one copy may be.
+   */
+  done(read: RowRead, row: unknown, chars = 0): void {
     const { key, state } = read;
     if (--state.count === 0 && this.inFlight.get(key) === state) this.inFlight.delete(key);
-    if (row === undefined || state.dropped || read.everything !== this.everything || !this.serving) return;
-    if (this.rows.size >= this.maxRows) this.rows.delete(this.rows.keys().next().value!);
-    this.rows.set(key, { row, at: this.now() });
+    if (row === undefined || state.dropped || read.everything !== this.everything || !this.serving || chars > this.maxRowChars) return;
+    this.remove(key);
+    while (this.rows.size > 0 && (this.rows.size >= this.maxRows || this.chars + chars > this.maxChars)) this.remove(this.rows.keys().next().value!);
+    this.rows.set(key, { row, at: this.now(), chars });
+    this.chars += chars;
   }
 
   /** Drops the copy of a row that was written. */
   drop(table: string, id: string): void {
     const key = keyOf(table, id);
-    this.rows.delete(key);
+    this.remove(key);
     const state = this.inFlight.get(key);
     if (state !== undefined) state.dropped = true;
   }
@@ -84,7 +115,15 @@ export class RowCache {
   dropAll(): void {
     this.everything++;
     this.rows.clear();
+    this.chars = 0;
     for (const state of this.inFlight.values()) state.dropped = true;
+  }
+
+  private remove(key: string): void {
+    const found = this.rows.get(key);
+    if (found === undefined) return;
+    this.rows.delete(key);
+    this.chars -= found.chars;
   }
 }
 

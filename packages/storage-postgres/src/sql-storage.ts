@@ -355,11 +355,15 @@ class SqlTx implements Tx {
     const cache = this.readOnly && def.cachedReads === true ? this.rows?.cache : undefined;
     const read = cache?.reading(def.name, id);
     let row: R | undefined;
+    let chars = 0;
     try {
       const rows = await this.run<{ data: string }>(`SELECT data FROM ${table.sql} WHERE id = $1::bytea`, [primaryKeyBytes(table, id)]);
-      row = rows.length === 0 ? undefined : decodeRow<R>(rows[0]!.data);
+      if (rows.length > 0) {
+        chars = rows[0]!.data.length;
+        row = decodeRow<R>(rows[0]!.data);
+      }
     } finally {
-      if (read !== undefined) cache!.done(read, row);
+      if (read !== undefined) cache!.done(read, row, chars);
     }
     return row;
   }

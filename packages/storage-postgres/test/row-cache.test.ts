@@ -15,7 +15,7 @@ import { listenConfig } from "../src/pg-database.js";
 import { RowCache } from "../src/row-cache.js";
 import { adminQuery, dropSchema, freshSchema } from "./postgres-schema.js";
 
-interface Row { id: string; n: number }
+interface Row { id: string; n: number; text?: string }
 const Cached = defineTable<Row>()({ name: "cache_rows", primaryKey: (row) => row.id, indexes: {}, cachedReads: true });
 const Plain = defineTable<Row>()({ name: "cache_plain", primaryKey: (row) => row.id, indexes: {} });
 
@@ -26,7 +26,7 @@ const write = (storage: SqlStorage, table: typeof Cached, id: string, n: number)
 describe("the row cache", () => {
   it("should not keep a row read while its row was written, nor read before everything was dropped", () => {
     let now = 0;
-    const cache = new RowCache(1_000, true, 10, () => now);
+    const cache = new RowCache(1_000, true, { rows: 10 }, () => now);
     const before = cache.reading("t", "a");
     cache.drop("t", "a");
     const after = cache.reading("t", "a");
@@ -49,9 +49,29 @@ describe("the row cache", () => {
   });
 
   it("should keep no more rows than its bound, dropping the oldest", () => {
-    const cache = new RowCache(1_000, true, 2);
+    const cache = new RowCache(1_000, true, { rows: 2 });
     for (const id of ["a", "b", "c"]) cache.done(cache.reading("t", id), { id });
     expect(["a", "b", "c"].map((id) => cache.get("t", id) !== undefined)).toEqual([false, true, true]);
+  });
+
+  it("should keep no copy of a row whose stored text is over the bound, and no more text in all than its bound, dropping the oldest", () => {
+    const cache = new RowCache(1_000, true, { chars: 100, rowChars: 60 });
+    cache.done(cache.reading("t", "big"), { id: "big" }, 61);
+    expect(cache.get("t", "big")).toBeUndefined();
+    expect(cache.size).toBe(0);
+    for (const id of ["a", "b", "c"]) cache.done(cache.reading("t", id), { id }, 40);
+    // a + b + c = 120 > 100: a, the oldest, went.
+    expect(["a", "b", "c"].map((id) => cache.get("t", id) !== undefined)).toEqual([false, true, true]);
+    expect(cache.size).toBe(80);
+    // A copy kept again replaces its old one; a dropped copy gives its text back.
+    cache.done(cache.reading("t", "b"), { id: "b" }, 10);
+    expect(cache.size).toBe(50);
+    cache.drop("t", "c");
+    expect(cache.size).toBe(10);
+    cache.done(cache.reading("t", "d"), { id: "d" }, 60);
+    expect(["b", "d"].map((id) => cache.get("t", id) !== undefined)).toEqual([true, true]);
+    cache.dropAll();
+    expect(cache.size).toBe(0);
   });
 
   it("should serve nothing while not serving", () => {
@@ -87,6 +107,14 @@ describe("cached rows on PGlite (one process)", () => {
     let rows: unknown;
     expect(await messagesOf(messages, async () => { rows = await both(); })).toEqual([]);
     expect(rows).toEqual([{ id: "a", n: 1 }, { id: "b", n: 2 }]);
+  });
+
+  it("should keep no copy of a row whose stored text is over 64 Ki characters (datastore values run to 4 MB)", async () => {
+    await storage.transact((tx) => Promise.all([tx.put(Cached, { id: "long", n: 1, text: "x".repeat(64 * 1024) }), tx.put(Cached, { id: "short", n: 1, text: "x".repeat(60_000) })]));
+    const read = (id: string) => storage.transact(async (tx) => (await tx.get(Cached, id))?.text?.length, { readOnly: true });
+    for (let i = 0; i < 2; i++) expect(await messagesOf(messages, async () => expect(await read("long")).toBe(64 * 1024))).toHaveLength(1);
+    await read("short");
+    expect(await messagesOf(messages, async () => expect(await read("short")).toBe(60_000))).toEqual([]);
   });
 
   it("should read a row again once this storage wrote it, and not before the write committed", async () => {

@@ -18,6 +18,7 @@ import { createRouter } from "./rpc/router.js";
 import { createRpcHandler, type RpcHandler } from "./rpc/rpc-handler.js";
 import type { ServerDeps } from "./server-deps.js";
 import { resolveConfig, type ServerOptions } from "./server-options.js";
+import { flushCounts } from "./services/datastore/counts-in-process.js";
 import { createDatastoreOperator, type DatastoreOperator } from "./services/datastore/operator.js";
 import { createEconomyOperator, type EconomyOperator } from "./services/economy/operator.js";
 import { createSequence } from "./services/economy/ledger.js";
@@ -69,7 +70,8 @@ export function createServer(options: ServerOptions): Server {
   const clock = options.clock ?? createSystemClock();
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error("playfield: internal error", error));
   // Services use the storage through the lifecycle, which counts transactions so a shutdown lets them finish.
-  const { lifecycle, storage } = createLifecycle(options.storage, options.readinessChecks);
+  // Idle (a shutdown) writes the datastore calls counted in memory.
+  const { lifecycle, storage } = createLifecycle(options.storage, options.readinessChecks, () => flushCounts(deps));
   const deps: ServerDeps = {
     clock,
     storage,

@@ -104,6 +104,8 @@ describe.each(TRANSPORTS)("DatastoreService limits (%s)", (kind) => {
       // 4 old calls + 6 + 1 refused (not counted) + 1 + 1 = 12 so far; 8 more fit, whoever makes them.
       for (let i = 0; i < 8; i++) await ds.get({ key: "k" }, as(game.players[i % 6]!));
       await expectError(ds.get({ key: "k" }, as(game.players[5]!)), Code.ResourceExhausted, /used its 20 calls for this minute/);
+      // Gets are counted in the server's process and written in the background; idle (a shutdown) writes them now.
+      await t.server.lifecycle.idle();
       const shards = await t.server.deps.storage.transact((tx) => tx.query(tables.datastoreUsageShards, "byExperience", { equals: [game.experienceId] }));
       expect(shards.length).toBeGreaterThan(1);
       expect(shards.reduce((sum, row) => sum + row.requests, 0)).toBe(16);

@@ -10,15 +10,18 @@ export interface ServerLifecycle {
   drain(): void;
   /** What `/readyz` answers: the storage check and the server's `readinessChecks`, or shutting down. */
   readiness(): Promise<ReadinessReport>;
-  /** Resolves once no storage transaction runs. */
+  /** Resolves once no storage transaction runs, and the work the server keeps for later (its datastore counts) is written. */
   idle(): Promise<void>;
 }
 
 /**
  * The lifecycle of a server on `storage`, and the storage its services use:
  * `storage` with its transactions counted, so `idle` can wait for them.
+ * `writeLater` writes what the services keep in memory to write later; `idle` runs it once the transactions are done.
  */
-export function createLifecycle(storage: Storage, checks: readonly ReadinessCheck[] = []): { lifecycle: ServerLifecycle; storage: Storage } {
+export function createLifecycle(
+  storage: Storage, checks: readonly ReadinessCheck[] = [], writeLater: () => Promise<void> = async () => undefined,
+): { lifecycle: ServerLifecycle; storage: Storage } {
   const tracked = trackTransactions(storage);
   const probe = createReadinessProbe([storageCheck(tracked.storage), ...checks]);
   let draining = false;
@@ -33,7 +36,11 @@ export function createLifecycle(storage: Storage, checks: readonly ReadinessChec
         // A shutdown that began while the checks ran wins.
         return draining ? { status: "shutting_down" } : report;
       },
-      idle: tracked.idle,
+      async idle() {
+        await tracked.idle();
+        await writeLater();
+        await tracked.idle();
+      },
     },
   };
 }

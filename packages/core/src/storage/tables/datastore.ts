@@ -38,6 +38,8 @@ export function datastoreEntryId(experienceId: string, store: string, scope: Dat
 export const datastoreEntries = defineTable<DatastoreEntryRow>()({
   name: "datastore_entries",
   primaryKey: (row) => row.id,
+  // Get reads one in a read-only transaction (services/datastore): a game's saves are read far more often than written.
+  cachedReads: true,
   indexes: {
     /**
      * One scope's keys in key order (ListKeys: `equals: [scope, ownerId, experienceId, store]`), and
@@ -168,5 +170,7 @@ export interface DatastorePlayerRow {
 export const datastorePlayers = defineTable<DatastorePlayerRow>()({
   name: "datastore_players",
   primaryKey: (row) => row.id,
+  // Read by every datastore call, written once per player and experience.
+  cachedReads: true,
   indexes: {},
 });

@@ -1,5 +1,5 @@
 import {
-  addToOrdered, fail, mergeTopLevelText, schemas, setMayWrite, tables, transactAfterReads, utf8Length,
+  addToOrdered, budgetWindowStart, fail, mergeTopLevelText, schemas, setMayWrite, tables, transactAfterReads, utf8Length,
   type DatastoreEntryRow, type DatastoreHistoryRow, type DatastoreService, type OrderedEntryRow, type Tx,
 } from "@playfield/core";
 import type { GameCaller } from "../../rpc/caller.js";
@@ -9,7 +9,8 @@ import { iso } from "../identity/accounts.js";
 import { requireLiveMember, requireWrite } from "./authority.js";
 import { checkValueSize, deleteEntry, resolveEntry, resolveScope, writeEntry, type EntryAddress, type ScopeFields } from "./entries.js";
 import { expiredOldValues, leasePurge } from "./history.js";
-import { admitCall, chargeBytes, leaseShard, saveUsage, usageElsewhere, type CallUsage, type ShardLease } from "./usage.js";
+import { countInProcess, experienceCounts } from "./counts-in-process.js";
+import { admitCall, chargeBytes, checkBudget, leaseShard, playerSeenId, saveUsage, usageElsewhere, type CallUsage, type ShardLease } from "./usage.js";
 
 /*
  * DatastoreService: a key-value store per experience, ordered stores
@@ -69,11 +70,18 @@ interface Call<S> {
 async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallReads<S>, fn: (call: Call<S>) => Promise<T>): Promise<T> {
   const caller = gameCaller(ctx);
   const { deps } = ctx;
+  // Not beside this process's background write of the experience's counts (counts-in-process.ts).
+  const counts = experienceCounts(deps, caller.experienceId, budgetWindowStart(deps.clock.now()));
+  await counts.enter();
   // Taken at the first run (once a connection is had), kept through runs again, given back when the call is done.
   let shard: ShardLease | undefined;
   let purge: (() => void) | null | undefined;
+  // The counts of the run that commits: what it took of this process's pending calls, given back by a run that does not.
+  let usage: CallUsage | undefined;
   try {
-    return await transactAfterReads(deps.storage, (tx) => {
+    const answer = await transactAfterReads(deps.storage, (tx) => {
+      if (usage) usage.window.giveBack(usage.taken);
+      usage = undefined;
       const now = deps.clock.now();
       shard ??= leaseShard(deps.storage, caller.experienceId, caller.userId);
       if (reads.write) purge ??= leasePurge(deps.storage);
@@ -87,23 +95,62 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
     }, async (tx, read) => {
       const [started, admitted, member] = [
         reads.start?.(tx, caller) ?? read.then((before) => before.seen),
-        admitCall(tx, deps, caller, shard!.shard, read.then((before) => before.elsewhere)),
+        admitCall(tx, deps, caller, shard!.shard, read.then((before) => before.elsewhere), counts),
         requireLiveMember(tx, deps, caller),
       ];
       started.catch(() => undefined);
       admitted.catch(() => undefined);
       // The membership's refusal comes first, then the budget's.
       await member;
-      const usage = await admitted;
+      const run = usage = await admitted;
       const { expired } = await read;
-      const answer = await fn({ tx, caller, usage, started: (await started) as S, expired });
-      await saveUsage(tx, usage);
+      const answer = await fn({ tx, caller, usage: run, started: (await started) as S, expired });
+      await saveUsage(tx, run);
       return answer;
     });
+    usage?.window.wrote(usage.taken, 1, usage.elsewhere.requests + usage.row.requests);
+    return answer;
+  } catch (error) {
+    usage?.window.giveBack(usage.taken);
+    throw error;
   } finally {
+    counts.leave();
     shard?.release();
     purge?.();
   }
+}
+
+/**
+ * Runs a call that writes nothing but its count (Get, ListKeys, ListOrdered):
+ * in a read-only transaction of the rows a process keeps copies of (the
+ * membership, the player seen, an entry: on PostgreSQL, no message once
+ * copied), its budget checked against this process's counts and counted in
+ * them (counts-in-process.ts). When this process has no fresh sum of the
+ * experience's calls, or the player was never seen (recorded by a write),
+ * it runs as a writing call does.
+ */
+async function readingCall<T, S>(ctx: HandlerContext, read: (tx: Tx, caller: GameCaller) => Promise<S>, fn: (started: S) => T): Promise<T> {
+  const caller = gameCaller(ctx);
+  const { deps } = ctx;
+  const now = deps.clock.now();
+  const start = budgetWindowStart(now);
+  const window = experienceCounts(deps, caller.experienceId, start).window;
+  const inTransaction = () => datastoreCall(ctx, { snapshot: read }, async ({ started }) => fn(started));
+  if (!window.fresh) return inTransaction();
+  const found = await deps.storage.transact(async (tx) => {
+    const started = read(tx, caller);
+    const seen = tx.get(tables.datastorePlayers, playerSeenId(caller));
+    started.catch(() => undefined);
+    seen.catch(() => undefined);
+    // In the order of a writing call's refusals: the membership's, the budget's, then the request's.
+    await requireLiveMember(tx, deps, caller);
+    if (!(await seen)) return null;
+    await checkBudget(tx, deps, caller, window.usage, now);
+    return { started: await started };
+  }, { readOnly: true });
+  if (found === null) return inTransaction();
+  countInProcess(deps, caller.experienceId, start);
+  return fn(found.started);
 }
 
 /** Reads the entry a request names. */
@@ -117,7 +164,7 @@ function entryOf(req: ScopeFields & { key: string }): CallReads<{ at: EntryAddre
 /** DatastoreService: game save data, ordered stores, data export. */
 export const datastoreService: ServiceImpl<typeof DatastoreService> = {
   get(req, ctx) {
-    return datastoreCall(ctx, { snapshot: entryOf(req) }, async ({ started: { current: entry } }) => {
+    return readingCall(ctx, entryOf(req)!, ({ current: entry }) => {
       if (!entry) return { found: false, value: "", version: 0, updatedAt: "" };
       return { found: true, value: entry.value, version: entry.version, updatedAt: iso(entry.updatedAt) };
     });
@@ -158,16 +205,14 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
 
   listKeys(req, ctx) {
     const limit = req.limit || LIST_KEYS_DEFAULT;
-    return datastoreCall(ctx, {
-      snapshot: (tx, caller) => {
-        const at = resolveScope(caller, req);
-        // Keys with the prefix are one contiguous run of the index: start at the prefix (or after `after`), stop at the first key without it.
-        const range = req.after !== "" && req.after >= req.prefix ? { gt: req.after } : req.prefix !== "" ? { gte: req.prefix } : undefined;
-        return tx.query(tables.datastoreEntries, "byOwner", {
-          equals: [at.scope, at.ownerId, at.experienceId, at.store], ...(range ? { range } : {}), limit: limit + 1,
-        });
-      },
-    }, async ({ started: rows }) => {
+    return readingCall(ctx, async (tx, caller) => {
+      const at = resolveScope(caller, req);
+      // Keys with the prefix are one contiguous run of the index: start at the prefix (or after `after`), stop at the first key without it.
+      const range = req.after !== "" && req.after >= req.prefix ? { gt: req.after } : req.prefix !== "" ? { gte: req.prefix } : undefined;
+      return tx.query(tables.datastoreEntries, "byOwner", {
+        equals: [at.scope, at.ownerId, at.experienceId, at.store], ...(range ? { range } : {}), limit: limit + 1,
+      });
+    }, (rows) => {
       const keys: string[] = [];
       for (const row of rows) {
         if (!row.key.startsWith(req.prefix)) break;
@@ -199,12 +244,9 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
 
   listOrdered(req, ctx) {
     const limit = req.limit || schemas.LIST_ORDERED_DEFAULT;
-    return datastoreCall(ctx, {
-      // From the snapshot: a page of a board takes no serializable read locks on the pages IncrementOrdered writes.
-      snapshot: (tx, caller) => tx.query(tables.orderedEntries, req.ascending ? "bottom" : "top", {
-        equals: [caller.experienceId, req.store || "default"], offset: req.offset, limit,
-      }),
-    }, async ({ started: rows }) => ({ entries: rows.map((row, i) => ({ key: row.key, value: row.value, rank: req.offset + i + 1 })) }));
+    return readingCall(ctx, (tx, caller) => tx.query(tables.orderedEntries, req.ascending ? "bottom" : "top", {
+      equals: [caller.experienceId, req.store || "default"], offset: req.offset, limit,
+    }), (rows) => ({ entries: rows.map((row, i) => ({ key: row.key, value: row.value, rank: req.offset + i + 1 })) }));
   },
 
   async exportMyData(_req, ctx) {

@@ -4,6 +4,7 @@ import {
 } from "@playfield/core";
 import type { GameCaller } from "../../rpc/caller.js";
 import type { ServerDeps } from "../../server-deps.js";
+import type { ExperienceCounts, WindowCounts } from "./counts-in-process.js";
 
 /*
  * The per-experience datastore limits (DESIGN.md): every call counts against
@@ -48,6 +49,9 @@ export interface CallUsage {
   elsewhere: UsageElsewhere;
   /** The stored-bytes cap now. */
   cap: number;
+  /** The window of this process's counts the call counts in, and how many of its pending calls the call took along. */
+  window: WindowCounts;
+  taken: number;
 }
 
 /** The shard a call counts in, held until the call is done. */
@@ -105,32 +109,49 @@ export async function usageElsewhere(tx: Tx, now: number, experienceId: string, 
  * (read just before the transaction) is awaited after them. The count is
  * saved with `saveUsage` when the call is done.
  */
-export async function admitCall(tx: Tx, deps: ServerDeps, caller: GameCaller, shard: number, elsewhereRead: Promise<UsageElsewhere>): Promise<CallUsage> {
+export async function admitCall(
+  tx: Tx, deps: ServerDeps, caller: GameCaller, shard: number, elsewhereRead: Promise<UsageElsewhere>, counts: ExperienceCounts,
+): Promise<CallUsage> {
   const limits = deps.config.datastore;
   const now = deps.clock.now();
   const windowStart = budgetWindowStart(now);
   const id = tables.datastoreUsageShardId(caller.experienceId, shard);
-  const seenId = `${caller.experienceId}:${caller.userId}`;
+  const seenId = playerSeenId(caller);
   const [stored, seen, elsewhere] = await Promise.all([tx.get(tables.datastoreUsageShards, id), tx.get(tables.datastorePlayers, seenId), elsewhereRead]);
   const row: DatastoreUsageShardRow = stored
     ? withChanges(stored, stored.windowStart === windowStart ? {} : { windowStart, requests: 0 })
     : { id, experienceId: caller.experienceId, shard, windowStart, requests: 0, storedBytes: 0, playersSeen: 0 };
-  const requests = elsewhere.requests + row.requests;
-  // Players only ever add to the base: count them only once the base is used up.
-  if (requests >= limits.requestsPerMinute) {
-    const players = await tx.count(tables.sessionMembers, "byExperience", { equals: [caller.experienceId] });
-    const budget = requestBudget(limits, players);
-    if (requests >= budget) {
-      const seconds = Math.max(1, Math.ceil((windowStart + BUDGET_WINDOW_MS - now) / 1000));
-      throw fail.exhausted(`datastore: this experience used its ${budget} calls for this minute; try again in ${seconds} s`);
-    }
-  }
-  row.requests += 1;
+  // With the reading calls this process counted and has not written (counts-in-process.ts): this call takes them along.
+  const window = counts.windowAt(windowStart);
+  await checkBudget(tx, deps, caller, elsewhere.requests + row.requests + window.pending, now);
+  const taken = window.take();
+  row.requests += 1 + taken;
   if (!seen) {
     await tx.put(tables.datastorePlayers, { id: seenId, experienceId: caller.experienceId, userId: caller.userId, firstSeenAt: now });
     row.playersSeen += 1;
   }
-  return { row, elsewhere, cap: storedBytesCap(limits, elsewhere.playersSeen + row.playersSeen) };
+  return { row, elsewhere, cap: storedBytesCap(limits, elsewhere.playersSeen + row.playersSeen), window, taken };
+}
+
+/** The id of the row that records a player as seen by an experience's datastore. */
+export function playerSeenId(caller: GameCaller): string {
+  return `${caller.experienceId}:${caller.userId}`;
+}
+
+/**
+ * Refuses a call with `resource_exhausted` when the experience's calls this
+ * minute (`requests`, the call not included) have used its budget.
+ */
+export async function checkBudget(tx: Tx, deps: ServerDeps, caller: GameCaller, requests: number, now: number): Promise<void> {
+  const limits = deps.config.datastore;
+  // Players only ever add to the base: count them only once the base is used up.
+  if (requests < limits.requestsPerMinute) return;
+  const players = await tx.count(tables.sessionMembers, "byExperience", { equals: [caller.experienceId] });
+  const budget = requestBudget(limits, players);
+  if (requests >= budget) {
+    const seconds = Math.max(1, Math.ceil((budgetWindowStart(now) + BUDGET_WINDOW_MS - now) / 1000));
+    throw fail.exhausted(`datastore: this experience used its ${budget} calls for this minute; try again in ${seconds} s`);
+  }
 }
 
 /**

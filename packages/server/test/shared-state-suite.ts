@@ -1,6 +1,7 @@
 import { Code, tables, type Storage } from "@playfield/core";
 import { describe, expect, it } from "vitest";
 import { listen } from "../src/node/index.js";
+import { USAGE_FRESH_MS } from "../src/services/datastore/counts-in-process.js";
 import { sweepSessions } from "../src/services/session/roster.js";
 import { inProcessLinks, send } from "./chat-rate-world.js";
 import { as, seedGame } from "./datastore-fixtures.js";
@@ -126,7 +127,35 @@ export function sharedStateSuite(name: string, open: () => Promise<SharedStorage
       const p = game.players[0]!;
       const stores = [a.client().datastore, b.client().datastore];
       for (const ds of [...stores, ...stores]) await ds.set({ key: "k", value: "1" }, as(p));
-      for (const ds of stores) await expectError(ds.get({ key: "k" }, as(p)), Code.ResourceExhausted, /used its 4 calls for this minute/);
+      // A write reads the experience's sum in its transaction: refused through either.
+      for (const ds of stores) await expectError(ds.set({ key: "k", value: "2" }, as(p)), Code.ResourceExhausted, /used its 4 calls for this minute/);
+      // A Get checks the sum its server last read (b's, after the last write) and what that server counted since
+      // (docs/datastore.md, "Limits per experience"): a's sum is read again once older than USAGE_FRESH_MS.
+      await expectError(stores[1]!.get({ key: "k" }, as(p)), Code.ResourceExhausted, /used its 4 calls for this minute/);
+      await new Promise((resolve) => setTimeout(resolve, USAGE_FRESH_MS + 50));
+      await expectError(stores[0]!.get({ key: "k" }, as(p)), Code.ResourceExhausted, /used its 4 calls for this minute/);
+    });
+
+    it("should write the Gets one server counted in its process within moments, into the sum the other reads", async () => {
+      await using w = await world(open, { datastore: { requestsPerMinute: 6, requestsPerPlayer: 0 } });
+      const [a, b] = w.servers;
+      const game = await seedGame(a, { count: 1 });
+      const p = game.players[0]!;
+      const [onA, onB] = [a.client().datastore, b.client().datastore];
+      await onA.set({ key: "k", value: "1" }, as(p));
+      for (let i = 0; i < 3; i++) expect((await onA.get({ key: "k" }, as(p))).found).toBe(true);
+      // Counted in a's process, then written by its background write (every COUNTS_WRITE_MS), with no shutdown asked for.
+      const calls = () => w.storage.transact(async (tx) => (await tx.query(tables.datastoreUsageShards, "byExperience", { equals: [game.experienceId] }))
+        .reduce((sum, row) => sum + row.requests, 0));
+      await expect.poll(calls, { timeout: 2_000, interval: 20 }).toBe(4);
+      // b sums them: 2 calls of 6 are left.
+      for (let i = 0; i < 2; i++) await onB.get({ key: "k" }, as(p));
+      await expectError(onB.get({ key: "k" }, as(p)), Code.ResourceExhausted, /used its 6 calls for this minute/);
+      await b.server.lifecycle.idle();
+      expect(await calls()).toBe(6);
+      // a's sum is read again once older than USAGE_FRESH_MS: it refuses too.
+      await new Promise((resolve) => setTimeout(resolve, USAGE_FRESH_MS + 50));
+      await expectError(onA.get({ key: "k" }, as(p)), Code.ResourceExhausted, /used its 6 calls for this minute/);
     });
 
     it("should count a user's reports through both: 5 + 5 reach the limit of 10 an hour", async () => {

@@ -76,3 +76,25 @@ describe("messages per BuyItem", () => {
     expect([creatorAfter!.earned, creatorAfter!.pending, hostAfter!.earned, hostAfter!.pending]).toEqual([140, 70, 20, 10]);
   });
 });
+
+describe("messages per datastore Get", () => {
+  it("should send none once its rows are copied, the process writing its count in the background in two messages", async () => {
+    const user = await server.seed.user();
+    const token = await server.seed.gameToken(user, { sessionId: "gs_trips", experienceId: "exp_trips" });
+    const ds = clientOf(user.accessToken).datastore;
+    const get = async () => expect(await ds.get({ key: "save" }, { token })).toMatchObject({ found: true, value: "{\"coins\":1}" });
+    await ds.set({ key: "save", value: "{\"coins\":1}" }, { token });
+    // The write dropped the copies of the entry and the player seen: read again, in one message.
+    expect(await messagesOf(messages, get)).toHaveLength(1);
+    // Whatever the background write had pending goes now, so that none runs while the next Get is counted.
+    await server.lifecycle.idle();
+    expect(await messagesOf(messages, get)).toEqual([]);
+    // Its count: the snapshot of the other shards and the process's shard, then the write and COMMIT.
+    const write = await messagesOf(messages, () => server.lifecycle.idle());
+    expect(write).toHaveLength(2);
+    expect(write[0]).toMatch(/^BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;.*BEGIN ISOLATION LEVEL SERIALIZABLE;/s);
+    expect(write[1]).toMatch(/^INSERT .*; COMMIT$/s);
+    const shards = await storage.transact((tx) => tx.query(tables.datastoreUsageShards, "byExperience", { equals: ["exp_trips"] }));
+    expect(shards.reduce((sum, row) => sum + row.requests, 0)).toBe(3);
+  });
+});

@@ -156,6 +156,8 @@ describe.skipIf(url === null)("services on PostgreSQL, many players at once", ()
     expect(Math.max(...storage.runs)).toBeLessThanOrEqual(MAX_RUNS);
     const got = await Promise.all(tokens.map((token) => client.datastore.get({ key: "save" }, { token })));
     expect(got.map((answer) => JSON.parse(answer.value))).toEqual(players.map((_, i) => ({ level: i })));
+    // The Gets are counted in the server's process and written in the background; idle (a shutdown) writes them now.
+    await server.lifecycle.idle();
     const shards = await storage.transact((tx) => tx.query(tables.datastoreUsageShards, "byExperience", { equals: [experienceId] }));
     const bytes = set.reduce((total, _, i) => total + "save".length + JSON.stringify({ level: i }).length, 0);
     expect(shards.reduce((total, row) => total + row.requests, 0)).toBe(3 * PLAYERS);

@@ -23,7 +23,9 @@ import type { ExperienceCounts, WindowCounts } from "./counts-in-process.js";
  * Calls that run at the same moment are therefore not counted against each
  * other: under concurrency an experience can go over its budget or its cap
  * by what those calls add (at most one call, or one value of 4 MB, per call
- * in flight). One call at a time, both are exact.
+ * in flight). One call at a time, both are exact. Calls that write nothing
+ * but their count are counted in the process instead, and written in the
+ * background (counts-in-process.ts); a writing call takes them along.
  *
  * A call's shard is its player's (`shardOf`), unless a call of this process
  * that is still running holds it: then the next free one. So the calls of

@@ -113,6 +113,33 @@ describe.each(TRANSPORTS)("DatastoreService limits (%s)", (kind) => {
     });
   });
 
+  describe("reading calls counted in the process", () => {
+    it("should count them exactly, whether the background write or a write takes them, and lose none to a refused write", async () => {
+      await using t = await testServer(kind, { datastore: { requestsPerMinute: 10, requestsPerPlayer: 0 } });
+      freezeAtMinute(t);
+      const game = await seedGame(t, { count: 2 });
+      const [p, q] = game.players;
+      const ds = game.client.datastore;
+      const written = () => t.server.deps.storage.transact(async (tx) => (await tx.query(tables.datastoreUsageShards, "byExperience", { equals: [game.experienceId] }))
+        .reduce((sum, row) => sum + row.requests, 0));
+      await ds.set({ key: "k", value: "1" }, as(p!));
+      for (let i = 0; i < 3; i++) await ds.get({ key: "k" }, as(p!));
+      // Written by the background write (every COUNTS_WRITE_MS), no shutdown asked for.
+      await expect.poll(written, { timeout: 2_000, interval: 20 }).toBe(4);
+      for (let i = 0; i < 2; i++) await ds.listKeys({}, as(p!));
+      // Refused after its budget check, which counted the 2 pending calls: not counted, and they stay counted.
+      await expectError(ds.set({ key: "k", value: "2", userId: p!.userId }, as(q!)), Code.PermissionDenied);
+      // Takes the 2 along: 7.
+      await ds.set({ key: "k", value: "3" }, as(p!));
+      expect(await written()).toBe(7);
+      for (let i = 0; i < 3; i++) await ds.listOrdered({}, as(p!));
+      await expectError(ds.get({ key: "k" }, as(p!)), Code.ResourceExhausted, /used its 10 calls for this minute/);
+      await expectError(ds.set({ key: "k", value: "4" }, as(p!)), Code.ResourceExhausted, /used its 10 calls for this minute/);
+      await t.server.lifecycle.idle();
+      expect(await written()).toBe(10);
+    });
+  });
+
   describe("old values", () => {
     it("should keep overwritten and deleted values for 30 days, newest first, then purge them", async () => {
       await using t = await testServer(kind);

@@ -131,6 +131,8 @@ export async function hostileWorld(transport: TransportKind = "in-process"): Pro
   const clockMs = world.clock.now();
   storage.takeWritten();
   const settle = async (refused: boolean) => {
+    // Reading datastore calls are counted in the process and written in the background: now, as part of this case.
+    await world.lifecycle.idle();
     const written = [...storage.takeWritten().values()];
     if (written.length === 0) return [];
     const before = Object.fromEntries(written.map((table) => [table.name, baselineText[table.name] ?? "[]"]));

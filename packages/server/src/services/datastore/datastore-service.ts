@@ -80,8 +80,6 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
   let usage: CallUsage | undefined;
   try {
     const answer = await transactAfterReads(deps.storage, (tx) => {
-      if (usage) usage.window.giveBack(usage.taken);
-      usage = undefined;
       const now = deps.clock.now();
       shard ??= leaseShard(deps.storage, caller.experienceId, caller.userId);
       if (reads.write) purge ??= leasePurge(deps.storage);
@@ -93,6 +91,9 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
         purge ? expiredOldValues(tx, now - deps.config.datastore.retentionMs) : [],
       ]).then(([elsewhere, expired]) => ({ elsewhere, expired, seen }));
     }, async (tx, read) => {
+      // A run again: what the last run took is pending again, for this one to take.
+      if (usage) usage.window.giveBack(usage.taken);
+      usage = undefined;
       const [started, admitted, member] = [
         reads.start?.(tx, caller) ?? read.then((before) => before.seen),
         admitCall(tx, deps, caller, shard!.shard, read.then((before) => before.elsewhere), counts),
@@ -102,7 +103,11 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
       admitted.catch(() => undefined);
       // The membership's refusal comes first, then the budget's.
       await member;
-      const run = usage = await admitted;
+      const run = await admitted;
+      // The pending reading calls it was checked with go into its shard row (and back to pending if this run does not commit).
+      run.taken = run.window.take();
+      run.row.requests += run.taken;
+      usage = run;
       const { expired } = await read;
       const answer = await fn({ tx, caller, usage: run, started: (await started) as S, expired });
       await saveUsage(tx, run);

@@ -51,7 +51,7 @@ export interface CallUsage {
   elsewhere: UsageElsewhere;
   /** The stored-bytes cap now. */
   cap: number;
-  /** The window of this process's counts the call counts in, and how many of its pending calls the call took along. */
+  /** The window of this process's counts the call counts in, and how many of its pending calls the call took along (datastore-service.ts takes them). */
   window: WindowCounts;
   taken: number;
 }
@@ -123,16 +123,15 @@ export async function admitCall(
   const row: DatastoreUsageShardRow = stored
     ? withChanges(stored, stored.windowStart === windowStart ? {} : { windowStart, requests: 0 })
     : { id, experienceId: caller.experienceId, shard, windowStart, requests: 0, storedBytes: 0, playersSeen: 0 };
-  // With the reading calls this process counted and has not written (counts-in-process.ts): this call takes them along.
+  // With the reading calls this process counted and has not written (counts-in-process.ts): the call takes them along.
   const window = counts.windowAt(windowStart);
   await checkBudget(tx, deps, caller, elsewhere.requests + row.requests + window.pending, now);
-  const taken = window.take();
-  row.requests += 1 + taken;
+  row.requests += 1;
   if (!seen) {
     await tx.put(tables.datastorePlayers, { id: seenId, experienceId: caller.experienceId, userId: caller.userId, firstSeenAt: now });
     row.playersSeen += 1;
   }
-  return { row, elsewhere, cap: storedBytesCap(limits, elsewhere.playersSeen + row.playersSeen), window, taken };
+  return { row, elsewhere, cap: storedBytesCap(limits, elsewhere.playersSeen + row.playersSeen), window, taken: 0 };
 }
 
 /** The id of the row that records a player as seen by an experience's datastore. */

@@ -170,7 +170,9 @@ class ProcessCounts {
 /**
  * Writes a window's pending calls into a shard of this process's and reads
  * the experience's sum, in one transaction (the other shards from the
- * snapshot before it, as calls do). Gives the calls back if it fails.
+ * snapshot before it, as calls do). A write that fails (the database
+ * unreachable, or closed under the server) loses its calls, as a crash
+ * would, rather than trying them again every interval: the caller reports it.
  */
 async function writeCounts(storage: Storage, experienceId: string, window: WindowCounts, shardKey: string): Promise<void> {
   const taken = window.take();
@@ -189,7 +191,7 @@ async function writeCounts(storage: Storage, experienceId: string, window: Windo
     });
     window.wrote(taken, 0, sum);
   } catch (error) {
-    window.giveBack(taken);
+    window.wrote(taken, 0, null);
     throw error;
   } finally {
     lease.release();

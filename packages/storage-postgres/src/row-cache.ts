@@ -6,11 +6,19 @@
  * the database. Every write this process commits to such a row drops its
  * copy; writes of other processes drop it when their notice arrives (a
  * NOTIFY sent with the writing transaction's COMMIT), and a copy is never
- * kept longer than `ttlMs` (writes made outside Playfield). Bounded in rows
+ * kept longer than `ttlMs` (writes made outside Playfield). A row found
+ * missing is kept as missing (`ABSENT`) the same way. Bounded in rows
  * and in characters of stored text: datastore entries, cached too, hold up
  * to 4 MB each.
  */
 import type { CountQuery, Query, TableDef, Tx } from "@playfield/core";
+
+/**
+ * What a copy holds for a row the database did not have: its absence is
+ * kept too (a game session with no record, a key never written), and goes
+ * when the row is written, as a copy does.
+ */
+export const ABSENT: unique symbol = Symbol("absent");
 
 /** A read of one row on the database, started by `RowCache.reading`: what it finds is kept only if its row was not written meanwhile. */
 export interface RowRead {
@@ -67,7 +75,7 @@ export class RowCache {
     return this.chars;
   }
 
-  /** The copy of a row, or undefined when there is none (or it is too old). */
+  /** The copy of a row (`ABSENT` when the row is known not to exist), or undefined when there is none (or it is too old). */
   get(table: string, id: string): unknown {
     if (!this.serving) return undefined;
     const key = keyOf(table, id);
@@ -90,8 +98,8 @@ export class RowCache {
   }
 
   /**
-   * Ends a read: keeps `row` (undefined: nothing found, or the read failed), whose stored text is `chars` long,
-   * unless the row was written or everything dropped since it started, or it is longer than one copy may be.
+   * Ends a read: keeps `row` (`ABSENT`: no such row; undefined: the read failed, keep nothing), whose stored text is
+   * `chars` long, unless the row was written or everything dropped since it started, or it is longer than one copy may be.
    */
   done(read: RowRead, row: unknown, chars = 0): void {
     const { key, state } = read;
@@ -171,7 +179,7 @@ export class CachedReadTx implements Tx {
   async get<R>(table: TableDef<R>, id: string): Promise<R | undefined> {
     const row = table.cachedReads === true ? this.cache.get(table.name, id) : undefined;
     if (row === undefined) return this.miss();
-    return row as R;
+    return row === ABSENT ? undefined : (row as R);
   }
 
   getMany<R>(_table: TableDef<R>, _ids: readonly string[]): Promise<(R | undefined)[]> {

@@ -15,7 +15,7 @@ import { encodeKey } from "./key-encoding.js";
 import { countSql, selectSql } from "./query-sql.js";
 import { backoffMs, DEFAULT_MAX_ATTEMPTS, isRetryable } from "./retry-policy.js";
 import { decodeRow, encodeRow } from "./row-codec.js";
-import { ALL_ROWS, CachedReadTx, noticeOf, readNotice, RowCache } from "./row-cache.js";
+import { ABSENT, ALL_ROWS, CachedReadTx, noticeOf, readNotice, RowCache } from "./row-cache.js";
 import { restoreSnapshot, takeSnapshot } from "./sql-snapshot.js";
 import { countsTable, ensureTables, managedTables, recountTable } from "./schema-migrations.js";
 import { createQueue, type SqlDatabase, type SqlSession } from "./sql-database.js";
@@ -354,18 +354,21 @@ class SqlTx implements Tx {
     // What a read-only transaction reads of a cached table is kept, unless the row was written meanwhile.
     const cache = this.readOnly && def.cachedReads === true ? this.rows?.cache : undefined;
     const read = cache?.reading(def.name, id);
-    let row: R | undefined;
+    // What the read found, to keep: nothing (undefined) if it fails.
+    let found: R | typeof ABSENT | undefined;
     let chars = 0;
     try {
       const rows = await this.run<{ data: string }>(`SELECT data FROM ${table.sql} WHERE id = $1::bytea`, [primaryKeyBytes(table, id)]);
       if (rows.length > 0) {
         chars = rows[0]!.data.length;
-        row = decodeRow<R>(rows[0]!.data);
+        found = decodeRow<R>(rows[0]!.data);
+      } else {
+        found = ABSENT;
       }
     } finally {
-      if (read !== undefined) cache!.done(read, row, chars);
+      if (read !== undefined) cache!.done(read, found, chars);
     }
-    return row;
+    return found === ABSENT ? undefined : found;
   }
 
   async getMany<R>(def: TableDef<R>, ids: readonly string[]) {

@@ -12,7 +12,7 @@ import { createSqlStorage, pgDatabase, pgliteDatabase, type SqlStorage } from ".
 import { countedDatabase, messagesOf } from "./counted-database.js";
 import pg from "pg";
 import { listenConfig } from "../src/pg-database.js";
-import { RowCache } from "../src/row-cache.js";
+import { ABSENT, RowCache } from "../src/row-cache.js";
 import { adminQuery, dropSchema, freshSchema } from "./postgres-schema.js";
 
 interface Row { id: string; n: number; text?: string }
@@ -46,6 +46,17 @@ describe("the row cache", () => {
     expect(cache.get("t", "c")).toBeUndefined();
     now = 1_001;
     expect(cache.get("t", "a")).toBeUndefined();
+  });
+
+  it("should keep a row's absence as a copy, dropped by a write like any copy", () => {
+    const cache = new RowCache(1_000, true);
+    cache.done(cache.reading("t", "gone"), ABSENT);
+    expect(cache.get("t", "gone")).toBe(ABSENT);
+    cache.drop("t", "gone");
+    expect(cache.get("t", "gone")).toBeUndefined();
+    // A failed read keeps nothing.
+    cache.done(cache.reading("t", "failed"), undefined);
+    expect(cache.get("t", "failed")).toBeUndefined();
   });
 
   it("should keep no more rows than its bound, dropping the oldest", () => {
@@ -132,7 +143,17 @@ describe("cached rows on PGlite (one process)", () => {
     expect(await readN(storage, Cached, "w")).toBeUndefined();
   });
 
-  it("should read on the database whatever a copy cannot answer: a missing row, other tables, queries, writing transactions", async () => {
+  it("should keep a row found missing as missing until it is written", async () => {
+    expect(await messagesOf(messages, async () => expect(await readN(storage, Cached, "later")).toBeUndefined())).toHaveLength(1);
+    expect(await messagesOf(messages, async () => expect(await readN(storage, Cached, "later")).toBeUndefined())).toEqual([]);
+    await write(storage, Cached, "later", 1);
+    expect(await messagesOf(messages, async () => expect(await readN(storage, Cached, "later")).toBe(1))).toHaveLength(1);
+    await storage.transact((tx) => tx.delete(Cached, "later"));
+    expect(await readN(storage, Cached, "later")).toBeUndefined();
+    expect(await messagesOf(messages, async () => expect(await readN(storage, Cached, "later")).toBeUndefined())).toEqual([]);
+  });
+
+  it("should read on the database whatever a copy cannot answer: a row not read yet, other tables, queries, writing transactions", async () => {
     await write(storage, Cached, "m", 1);
     await storage.transact((tx) => tx.put(Plain, { id: "p", n: 1 }));
     await readN(storage, Cached, "m");
@@ -241,6 +262,13 @@ describe.skipIf(url === null)("cached rows on PostgreSQL, two storages on one sc
     await within(2_000, () => readN(a, Cached, "shared"), 2);
     await b.transact((tx) => tx.delete(Cached, "shared"));
     await within(2_000, () => readN(a, Cached, "shared"), undefined);
+  });
+
+  it("should drop a row known missing when another storage on the schema writes it", async () => {
+    expect(await readN(a, Cached, "born")).toBeUndefined();
+    expect(await messagesOf(sent.get(a)!, () => readN(a, Cached, "born"))).toEqual([]);
+    await write(b, Cached, "born", 1);
+    await within(2_000, () => readN(a, Cached, "born"), 1);
   });
 
   it("should read on the database while its notices cannot arrive, and serve copies again once they can", async () => {

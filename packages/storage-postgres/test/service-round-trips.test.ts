@@ -78,7 +78,7 @@ describe("messages per BuyItem", () => {
 });
 
 describe("messages per datastore Get", () => {
-  it("should send none once its rows are copied, the process writing its count in the background in two messages", async () => {
+  it("should send none once its rows are copied (or their absence), the process writing its count in the background in two messages", async () => {
     const user = await server.seed.user();
     const token = await server.seed.gameToken(user, { sessionId: "gs_trips", experienceId: "exp_trips" });
     const ds = clientOf(user.accessToken).datastore;
@@ -96,5 +96,18 @@ describe("messages per datastore Get", () => {
     expect(write[1]).toMatch(/^INSERT .*; COMMIT$/s);
     const shards = await storage.transact((tx) => tx.query(tables.datastoreUsageShards, "byExperience", { equals: ["exp_trips"] }));
     expect(shards.reduce((sum, row) => sum + row.requests, 0)).toBe(3);
+
+    // A key never written: its absence is copied as well.
+    const missing = async () => expect(await ds.get({ key: "never" }, { token })).toMatchObject({ found: false });
+    await missing();
+    await server.lifecycle.idle();
+    expect(await messagesOf(messages, missing)).toEqual([]);
+    // Past the silence limit, in a session with no record (a seeded token), the membership check reads that the session has none: copied too.
+    server.clock.advance(61_000);
+    // (A new budget window: its first call reads the experience's sum.)
+    await get();
+    await server.lifecycle.idle();
+    expect(await messagesOf(messages, get)).toEqual([]);
+    await server.lifecycle.idle();
   });
 });

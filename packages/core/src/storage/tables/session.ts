@@ -23,6 +23,8 @@ export interface GameSessionRow {
 export const gameSessions = defineTable<GameSessionRow>()({
   name: "game_sessions",
   primaryKey: (row) => row.id,
+  // A datastore Get reads it (is the session on record?) in a read-only transaction; written at joins, leaves and sweeps.
+  cachedReads: true,
   indexes: {
     /** Open sessions of an experience (closed ones leave the index). */
     openByExperience: { key: (row) => (row.closedAt === null ? [row.experienceId, row.createdAt] : null) },

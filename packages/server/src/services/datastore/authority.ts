@@ -1,4 +1,4 @@
-import { fail, sessionAuthority, tables, writeRefusal, type DatastoreTarget, type Tx } from "@playfield/core";
+import { fail, sessionAuthority, tables, writeRefusal, type DatastoreTarget, type GameSessionRow, type Tx } from "@playfield/core";
 import type { GameCaller } from "../../rpc/caller.js";
 import type { ServerDeps } from "../../server-deps.js";
 
@@ -29,13 +29,15 @@ export async function requireWrite(tx: Tx, caller: GameCaller, target: Datastore
  * Refuses a player whose session dropped them for silence with
  * `permission_denied`, even before any session call swept them out: the
  * same rule SessionService applies (no heartbeat for the silence limit, 60 s
- * by default; sessions with no record are left alone). Inside the call's transaction.
+ * by default; sessions with no record are left alone). Inside the call's
+ * transaction; `session` is the session's record if the caller already
+ * asked for it (read only for a silent member otherwise).
  */
-export async function requireLiveMember(tx: Tx, deps: ServerDeps, caller: GameCaller): Promise<void> {
+export async function requireLiveMember(tx: Tx, deps: ServerDeps, caller: GameCaller, session?: Promise<GameSessionRow | undefined>): Promise<void> {
   const member = await tx.get(tables.sessionMembers, `${caller.sessionId}:${caller.userId}`);
   if (!member) throw fail.denied("the player is no longer in this game session");
   if (member.lastHeartbeatAt >= deps.clock.now() - deps.sessions.silenceMs) return;
-  if (await tx.get(tables.gameSessions, caller.sessionId)) {
+  if (await (session ?? tx.get(tables.gameSessions, caller.sessionId))) {
     throw fail.denied("the player is no longer in this game session: no heartbeat for too long");
   }
 }

@@ -124,7 +124,10 @@ class ProcessCounts {
 
   /** Counts one admitted reading call, to be written in the background. */
   admit(experienceId: string, start: number): void {
-    this.of(experienceId, start).window.pending++;
+    const { window } = this.experiences.get(experienceId) ?? this.of(experienceId, start);
+    // Admitted in a window that ended while it ran: that window's count no longer matters (and the new one's must stay).
+    if (window.start !== start) return;
+    window.pending++;
     this.schedule();
   }
 
@@ -136,6 +139,8 @@ class ProcessCounts {
       while (counts.writingBack !== null) await counts.writingBack;
       await this.writeBack(experienceId, counts);
     }));
+    // Its ticks drop the experiences once idle.
+    if (this.experiences.size > 0) this.schedule();
   }
 
   private schedule(): void {

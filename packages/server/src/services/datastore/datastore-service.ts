@@ -145,10 +145,11 @@ async function readingCall<T, S>(ctx: HandlerContext, read: (tx: Tx, caller: Gam
   const found = await deps.storage.transact(async (tx) => {
     const started = read(tx, caller);
     const seen = tx.get(tables.datastorePlayers, playerSeenId(caller));
-    started.catch(() => undefined);
-    seen.catch(() => undefined);
+    // Asked for with the others (copied, or in the same message): a silent member's check reads it.
+    const session = tx.get(tables.gameSessions, caller.sessionId);
+    for (const pending of [started, seen, session]) pending.catch(() => undefined);
     // In the order of a writing call's refusals: the membership's, the budget's, then the request's.
-    await requireLiveMember(tx, deps, caller);
+    await requireLiveMember(tx, deps, caller, session);
     if (!(await seen)) return null;
     await checkBudget(tx, deps, caller, window.usage, now);
     return { started: await started };

@@ -93,6 +93,8 @@ export async function recordCalls(url: string, players: number, calls: readonly 
         };
         await send();
         await send();
+        // The reading calls' counts this process kept are written now, not in the middle of the recorded call (docs/datastore.md).
+        await server.lifecycle.idle();
         sent.length = 0;
         await messagesOf(raw, send);
         if (!messages.has(call.name)) messages.set(call.name, sent.length);

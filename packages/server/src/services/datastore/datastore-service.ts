@@ -14,15 +14,18 @@ import { admitCall, chargeBytes, checkBudget, leaseShard, playerSeenId, saveUsag
 
 /*
  * DatastoreService: a key-value store per experience, ordered stores
- * (leaderboards) and the player's data export. Every game-token call runs in
- * one transaction: the budget check and count, the permission check, the
- * read and the write, so a refused call writes nothing and no two writers
- * ever see the same version. (Only the usage of the experience's other
- * shards, and a write's expired old values, are read before it, in a
- * snapshot: usage.ts and history.ts say why.) The transaction's first reads
- * (the usage shard, the player seen, the membership and the entry a call
- * names) are asked for together: on a database they go in one message, with
- * the reads before it.
+ * (leaderboards) and the player's data export. Every game-token call that
+ * writes runs in one transaction: the budget check and count, the
+ * permission check, the read and the write, so a refused call writes
+ * nothing and no two writers ever see the same version. (Only the usage of
+ * the experience's other shards, and a write's expired old values, are read
+ * before it, in a snapshot: usage.ts and history.ts say why.) The
+ * transaction's first reads (the usage shard, the player seen, the
+ * membership and the entry a call names) are asked for together: on a
+ * database they go in one message, with the reads before it. A call that
+ * writes nothing but its count (Get, ListKeys, ListOrdered) reads in a
+ * read-only transaction and is counted in the process (`readingCall`,
+ * counts-in-process.ts).
  */
 
 const LIST_KEYS_DEFAULT = 100;
@@ -41,9 +44,10 @@ interface CallReads<S> {
   start?: (tx: Tx, caller: GameCaller) => Promise<S>;
   /**
    * The reads of a call that writes nothing but its count (Get, ListKeys,
-   * ListOrdered), from the snapshot just before the transaction: what they
-   * read is as fresh, and takes no serializable read locks that writers of
-   * those rows would conflict with.
+   * ListOrdered) when it runs as a writing call does (`readingCall`), from
+   * the snapshot just before the transaction: what they read is as fresh,
+   * and takes no serializable read locks that writers of those rows would
+   * conflict with.
    */
   snapshot?: (tx: Tx, caller: GameCaller) => Promise<S>;
   /** A write: it purges expired old values (when no other write of this process is purging). */

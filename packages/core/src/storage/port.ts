@@ -39,8 +39,8 @@ export interface TableDef<Row = unknown, I extends string = string> {
   /**
    * Read on (nearly) every call and written rarely: an adapter whose reads
    * cost a round trip may answer `get` in a read-only transaction from a
-   * copy this process keeps, dropped when the row is written (here at once,
-   * in other processes when they hear of it). A hint: the memory adapter
+   * copy this process keeps (of the row, or of its absence), dropped when
+   * the row is written (here at once, in other processes when they hear of it). A hint: the memory adapter
    * reads every row at once anyway. docs/storage.md, "Cached rows".
    */
   cachedReads?: boolean;

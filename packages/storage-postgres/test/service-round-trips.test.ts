@@ -111,3 +111,29 @@ describe("messages per datastore Get", () => {
     await server.lifecycle.idle();
   });
 });
+
+describe("messages per datastore Set", () => {
+  it("should write its usage shard only when the stored bytes change: a value of the same length writes the entry alone, its count written in the background", async () => {
+    const user = await server.seed.user();
+    const token = await server.seed.gameToken(user, { sessionId: "gs_set", experienceId: "exp_set" });
+    const ds = clientOf(user.accessToken).datastore;
+    const shardWrites = (sent: string[]) => sent.filter((text) => text.includes("\"datastore_usage_shards\" (id"));
+    // The player's first call records them as seen: the shard row changes.
+    expect(shardWrites(await messagesOf(messages, () => ds.set({ key: "save", value: "{\"coins\":1}" }, { token })))).toHaveLength(1);
+    await server.lifecycle.idle();
+    // Same length: the entry and its old value are written, the shard row is not; two messages.
+    const same = await messagesOf(messages, () => ds.set({ key: "save", value: "{\"coins\":2}" }, { token }));
+    expect(same).toHaveLength(2);
+    expect(shardWrites(same)).toEqual([]);
+    expect(same[1]).toMatch(/"datastore_entries"/);
+    // Its count goes with the process's background write.
+    expect(shardWrites(await messagesOf(messages, () => server.lifecycle.idle()))).toHaveLength(1);
+    // Longer: the stored bytes change, and the shard row with them, in the call's own messages.
+    const longer = await messagesOf(messages, () => ds.set({ key: "save", value: "{\"coins\":20}" }, { token }));
+    expect(longer).toHaveLength(2);
+    expect(shardWrites(longer)).toHaveLength(1);
+    const shards = await storage.transact((tx) => tx.query(tables.datastoreUsageShards, "byExperience", { equals: ["exp_set"] }));
+    expect(shards.reduce((sum, row) => sum + row.requests, 0)).toBe(3);
+    expect(shards.reduce((sum, row) => sum + row.storedBytes, 0)).toBe("save".length + "{\"coins\":20}".length);
+  });
+});

@@ -108,16 +108,27 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
       // The membership's refusal comes first, then the budget's.
       await member;
       const run = await admitted;
+      usage = run;
+      const { expired } = await read;
+      const bytesBefore = run.row.storedBytes;
+      const answer = await fn({ tx, caller, usage: run, started: (await started) as S, expired });
+      // A call that changed no stored bytes and saw no new player has only its count to write: it is counted in the
+      // process instead, as a reading call is, so that calls do not all write (and conflict on) the usage shards.
+      run.inProcess = !run.newPlayer && run.row.storedBytes === bytesBefore;
+      if (run.inProcess) return answer;
       // The pending reading calls it was checked with go into its shard row (and back to pending if this run does not commit).
       run.taken = run.window.take();
       run.row.requests += run.taken;
-      usage = run;
-      const { expired } = await read;
-      const answer = await fn({ tx, caller, usage: run, started: (await started) as S, expired });
       await saveUsage(tx, run);
       return answer;
     });
-    usage?.window.wrote(usage.taken, 1, usage.elsewhere.requests + usage.row.requests);
+    if (usage?.inProcess) {
+      // The sum it read, its own call not included: that one is now this process's to write.
+      usage.window.wrote(0, 0, usage.elsewhere.requests + usage.row.requests - 1);
+      countInProcess(deps, caller.experienceId, usage.window.start);
+    } else {
+      usage?.window.wrote(usage.taken, 1, usage.elsewhere.requests + usage.row.requests);
+    }
     return answer;
   } catch (error) {
     usage?.window.giveBack(usage.taken);

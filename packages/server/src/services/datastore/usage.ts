@@ -54,6 +54,10 @@ export interface CallUsage {
   /** The window of this process's counts the call counts in, and how many of its pending calls the call took along (datastore-service.ts takes them). */
   window: WindowCounts;
   taken: number;
+  /** The experience had not seen the player: the call records it, in its shard row too. */
+  newPlayer: boolean;
+  /** The call changed only its count, which goes to this process's counts instead of its shard row (datastore-service.ts decides). */
+  inProcess: boolean;
 }
 
 /** The shard a call counts in, held until the call is done. */
@@ -131,7 +135,7 @@ export async function admitCall(
     await tx.put(tables.datastorePlayers, { id: seenId, experienceId: caller.experienceId, userId: caller.userId, firstSeenAt: now });
     row.playersSeen += 1;
   }
-  return { row, elsewhere, cap: storedBytesCap(limits, elsewhere.playersSeen + row.playersSeen), window, taken: 0 };
+  return { row, elsewhere, cap: storedBytesCap(limits, elsewhere.playersSeen + row.playersSeen), window, taken: 0, newPlayer: !seen, inProcess: false };
 }
 
 /** The id of the row that records a player as seen by an experience's datastore. */

@@ -5,7 +5,7 @@
  * that a read-only transaction that only gets such rows sends nothing to
  * the database. Every write this process commits to such a row drops its
  * copy; writes of other processes drop it when their notice arrives (a
- * NOTIFY sent with the writing transaction's COMMIT), and a copy is never
+ * NOTIFY sent once the writing transaction committed: row-notices.ts), and a copy is never
  * kept longer than `ttlMs` (writes made outside Playfield). A row found
  * missing is kept as missing (`ABSENT`) the same way. Bounded in rows
  * and in characters of stored text: datastore entries, cached too, hold up
@@ -134,21 +134,6 @@ export class RowCache {
     this.chars -= found.chars;
   }
 }
-
-/** The payload of a notice: the table and the row's id. */
-export function noticeOf(table: string, id: string): string {
-  return keyOf(table, id);
-}
-
-/** A notice's table and id; null for "every row" (`ALL_ROWS`). */
-export function readNotice(payload: string): { table: string; id: string } | null {
-  const cut = payload.indexOf(SEPARATOR);
-  if (cut < 0) return null;
-  return { table: payload.slice(0, cut), id: payload.slice(cut + 1) };
-}
-
-/** The notice that drops every copy. */
-export const ALL_ROWS = "*";
 
 // A table name never holds a space; an id may hold anything, so the first space ends the table.
 const SEPARATOR = " ";

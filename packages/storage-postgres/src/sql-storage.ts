@@ -15,7 +15,8 @@ import { encodeKey } from "./key-encoding.js";
 import { countSql, selectSql } from "./query-sql.js";
 import { backoffMs, DEFAULT_MAX_ATTEMPTS, isRetryable } from "./retry-policy.js";
 import { decodeRow, encodeRow } from "./row-codec.js";
-import { ABSENT, ALL_ROWS, CachedReadTx, noticeOf, readNotice, RowCache } from "./row-cache.js";
+import { ABSENT, CachedReadTx, RowCache } from "./row-cache.js";
+import { ALL_ROWS, readNotice, RowNotices } from "./row-notices.js";
 import { restoreSnapshot, takeSnapshot } from "./sql-snapshot.js";
 import { countsTable, ensureTables, managedTables, recountTable } from "./schema-migrations.js";
 import { createQueue, type SqlDatabase, type SqlSession } from "./sql-database.js";
@@ -126,8 +127,9 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
       const run = () => database.session((session) => runOnce(session, fn, layoutOf, mode, sizes, rows, written));
       const outcome = attempt > OWN_TURNS ? await retryLane(run) : await run();
       if (outcome.kind === "done") {
-        // Committed: this process's copies of the rows it wrote go now; other processes drop theirs when the notices come.
+        // Committed: this process's copies of the rows it wrote go now; other processes drop theirs when the notice comes.
         for (const [table, id] of written) rows!.cache.drop(table, id);
+        rows?.notices?.add(written);
         return outcome.value;
       }
       if (outcome.kind === "failed") throw outcome.error;
@@ -209,8 +211,8 @@ type Written = [string, string][];
 /** The row cache of a storage, and how its writes tell other processes. */
 interface RowCacheOf {
   cache: RowCache;
-  /** The channel of notices; null when no other process can write the database. */
-  channel: string | null;
+  /** The notices of this process's writes to the others; none when no other process can write the database. */
+  notices: RowNotices | null;
   /** Drops every copy, here and (by a notice) in other processes. */
   dropAll(): Promise<void>;
   stop(): Promise<void>;
@@ -226,16 +228,18 @@ function openRowCache(database: SqlDatabase, schema: string, ttlMs: number): Row
   if (!(ttlMs > 0)) return undefined;
   if (database.oneProcess === true) {
     const cache = new RowCache(ttlMs, true);
-    return { cache, channel: null, dropAll: async () => cache.dropAll(), stop: async () => undefined };
+    return { cache, notices: null, dropAll: async () => cache.dropAll(), stop: async () => undefined };
   }
   if (database.listen === undefined) return undefined;
   const cache = new RowCache(ttlMs, false);
   const channel = `playfield_rows:${schema}`;
-  const stop = database.listen(channel, {
+  const notify = (payload: string) => database.session((session) => session.query("SELECT pg_notify($1, $2)", [channel, payload])).then(() => undefined);
+  const notices = new RowNotices(notify);
+  const stopListening = database.listen(channel, {
     notice(payload) {
-      const row = readNotice(payload);
-      if (row === null) cache.dropAll();
-      else cache.drop(row.table, row.id);
+      const rows = readNotice(payload);
+      if (rows === null) cache.dropAll();
+      else for (const [table, id] of rows) cache.drop(table, id);
     },
     listening(on) {
       // Notices may have been missed while not listening: start again from nothing.
@@ -244,10 +248,15 @@ function openRowCache(database: SqlDatabase, schema: string, ttlMs: number): Row
     },
   });
   return {
-    cache, channel, stop,
+    cache, notices,
+    async stop() {
+      await notices.idle();
+      await stopListening();
+    },
     async dropAll() {
       cache.dropAll();
-      await database.session((session) => session.query("SELECT pg_notify($1, $2)", [channel, ALL_ROWS]));
+      await notices.idle();
+      await notify(ALL_ROWS);
     },
   };
 }
@@ -446,12 +455,10 @@ class SqlTx implements Tx {
     throw error;
   }
 
-  /** Records a write to a cached table: its copies go when the transaction commits, and other processes hear of it with the COMMIT. */
+  /** Records a write to a cached table: once the transaction commits, its copies go here and other processes are told (row-notices.ts). */
   private wrote(def: TableDef<unknown>, id: string): void {
     if (def.cachedReads !== true || this.rows === undefined) return;
     this.written.push([def.name, id]);
-    // NOTIFY is delivered when the transaction commits, and not at all when it rolls back.
-    if (this.rows.channel !== null) this.pipeline.defer("SELECT pg_notify($1, $2)", [this.rows.channel, noticeOf(def.name, id)]);
   }
 
   /** The table of a write: refused in a read-only transaction before anything reaches the database. */

@@ -38,6 +38,18 @@ describe("createVerifiedTokenCache", () => {
     expect(cache.get("a")).toBeUndefined();
   });
 
+  it("should tell apart tokens that end alike", () => {
+    const cache = createVerifiedTokenCache(10);
+    const tail = "0123456789abcdefghijklmnop";
+    cache.set(`first.${tail}`, claims("1"));
+    expect(cache.get(`other.${tail}`)).toBeUndefined();
+    cache.delete(`other.${tail}`);
+    expect(cache.get(`first.${tail}`)).toEqual(claims("1"));
+    cache.set(`second.${tail}`, claims("2"));
+    expect(cache.get(`second.${tail}`)).toEqual(claims("2"));
+    expect(cache.get(`first.${tail}`)).toBeUndefined();
+  });
+
   it("should refuse a negative or fractional capacity", () => {
     expect(() => createVerifiedTokenCache(-1)).toThrow(RangeError);
     expect(() => createVerifiedTokenCache(1.5)).toThrow(RangeError);

@@ -40,6 +40,7 @@ export type RpcHandler = {
 export const MAX_BODY_BYTES = 12 * 1024 * 1024;
 
 const JSON_TYPE = "application/json";
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 // The headers of every answered call: one object for all (nothing changes an answer's headers; CORS copies them).
 const ANSWER_HEADERS: Record<string, string> = { "content-type": JSON_TYPE };
 
@@ -51,7 +52,8 @@ function readBody(call: IncomingCall, text: string): Record<string, unknown> {
   if (text.length > MAX_BODY_BYTES) throw fail.invalid(`body: at most ${MAX_BODY_BYTES} bytes`);
   if (text.trim() === "") return {};
   const type = call.header("content-type");
-  if (type !== null && !/^application\/json\s*(;|$)/i.test(type)) throw fail.invalid("content-type: must be application/json");
+  // The type every client sends is checked by comparison; the RegExp reads the others (parameters, other cases).
+  if (type !== null && type !== JSON_TYPE && !JSON_CONTENT_TYPE.test(type)) throw fail.invalid("content-type: must be application/json");
   let body: unknown;
   try {
     body = JSON.parse(text);

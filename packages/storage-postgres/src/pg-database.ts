@@ -3,7 +3,7 @@
  * one pooled client per session.
  */
 import pg from "pg";
-import type { ListenHandlers, SqlDatabase, SqlSession } from "./sql-database.js";
+import type { Listener, ListenHandlers, SqlDatabase, SqlSession } from "./sql-database.js";
 
 /** The pause before listening again after the listening connection was lost. */
 const RELISTEN_MS = 1_000;
@@ -46,7 +46,7 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: Pg
       }
     },
     close: () => pool.end(),
-    listen: (channel, handlers) => listenOn(listenConfig(pool, options.listenUrl), channel, handlers),
+    listen: (channel, handlers) => listenOn(listenConfig(pool, options.listenUrl), pool, channel, handlers),
   };
 }
 
@@ -62,10 +62,17 @@ export function listenConfig(pool: pg.Pool, listenUrl?: string): pg.ClientConfig
   return { ...pool.options, password: pool.options.password, application_name };
 }
 
-/** LISTEN on a connection of its own (not the pool's: it stays open), again after a pause whenever it is lost. */
-function listenOn(config: pg.ClientConfig, channel: string, handlers: ListenHandlers): () => Promise<void> {
+/**
+ * LISTEN on a connection of its own (not the pool's: it stays open), again
+ * after a pause whenever it is lost. Notices go out on that connection while
+ * it listens (one at a time: row-notices.ts sends them so), else through the
+ * pool, where under load they would wait behind every transaction queued
+ * for a connection.
+ */
+function listenOn(config: pg.ClientConfig, pool: pg.Pool, channel: string, handlers: ListenHandlers): Listener {
   let stopped = false;
   let client: pg.Client | undefined;
+  let listening: pg.Client | undefined;
   let again: ReturnType<typeof setTimeout> | undefined;
   const connect = async () => {
     if (stopped) return;
@@ -74,6 +81,7 @@ function listenOn(config: pg.ClientConfig, channel: string, handlers: ListenHand
     const lost = () => {
       if (client !== current) return;
       client = undefined;
+      listening = undefined;
       handlers.listening(false);
       current.end().catch(() => undefined);
       if (!stopped) (again = setTimeout(connect, RELISTEN_MS)).unref();
@@ -86,18 +94,27 @@ function listenOn(config: pg.ClientConfig, channel: string, handlers: ListenHand
     try {
       await current.connect();
       await current.query(`LISTEN "${channel.replaceAll("\"", "\"\"")}"`);
-      if (client === current) handlers.listening(true);
+      if (client === current) {
+        listening = current;
+        handlers.listening(true);
+      }
     } catch {
       lost();
     }
   };
   void connect();
-  return async () => {
-    stopped = true;
-    clearTimeout(again);
-    const current = client;
-    client = undefined;
-    await current?.end().catch(() => undefined);
+  return {
+    async notify(payload) {
+      await (listening ?? pool).query("SELECT pg_notify($1, $2)", [channel, payload]);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(again);
+      const current = client;
+      client = undefined;
+      listening = undefined;
+      await current?.end().catch(() => undefined);
+    },
   };
 }
 

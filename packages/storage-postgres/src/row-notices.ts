@@ -8,7 +8,7 @@
  * transaction of every process committed one at a time (replaying a
  * datastore Set's messages for 50 players with pgbench, the NOTIFY in them
  * cut the rate from ~3.8k to ~1.5k a second). The price: another process may
- * serve its copy for the time of one more message (about a millisecond),
+ * serve its copy for the time of one more message (a fraction of a millisecond),
  * and up to the copies' lifetime (`rowCacheMs`, 5 s) if this process dies
  * between the commit and the notice.
  */

@@ -37,9 +37,18 @@ export interface SqlDatabase {
    * Listens on `channel` (LISTEN) on a connection of its own: `notice` gets
    * each payload; `listening` is called with true once listening and with
    * false when the connection is lost (notices may have been missed), and
-   * the database listens again after a pause. Answers how to stop.
+   * the database listens again after a pause. Answers how to stop, and how
+   * to notify the channel (on that connection while it is up: no wait for
+   * a pooled one).
    */
-  listen?(channel: string, handlers: ListenHandlers): () => Promise<void>;
+  listen?(channel: string, handlers: ListenHandlers): Listener;
+}
+
+/** What `SqlDatabase.listen` answers. */
+export interface Listener {
+  /** NOTIFY the channel with `payload`. */
+  notify(payload: string): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** What `SqlDatabase.listen` calls. */

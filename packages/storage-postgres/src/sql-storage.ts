@@ -233,9 +233,7 @@ function openRowCache(database: SqlDatabase, schema: string, ttlMs: number): Row
   if (database.listen === undefined) return undefined;
   const cache = new RowCache(ttlMs, false);
   const channel = `playfield_rows:${schema}`;
-  const notify = (payload: string) => database.session((session) => session.query("SELECT pg_notify($1, $2)", [channel, payload])).then(() => undefined);
-  const notices = new RowNotices(notify);
-  const stopListening = database.listen(channel, {
+  const listener = database.listen(channel, {
     notice(payload) {
       const rows = readNotice(payload);
       if (rows === null) cache.dropAll();
@@ -247,16 +245,17 @@ function openRowCache(database: SqlDatabase, schema: string, ttlMs: number): Row
       cache.serving = on;
     },
   });
+  const notices = new RowNotices((payload) => listener.notify(payload));
   return {
     cache, notices,
     async stop() {
       await notices.idle();
-      await stopListening();
+      await listener.stop();
     },
     async dropAll() {
       cache.dropAll();
       await notices.idle();
-      await notify(ALL_ROWS);
+      await listener.notify(ALL_ROWS);
     },
   };
 }

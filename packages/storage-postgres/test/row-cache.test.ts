@@ -209,17 +209,18 @@ describe.skipIf(url === null)("cached rows on PostgreSQL, two storages on one sc
   const schema = freshSchema("row_cache");
   let a: SqlStorage, b: SqlStorage;
   const sent = new Map<SqlStorage, string[]>();
-  /** A storage as another process would open it: a pool of its own, its messages counted. */
-  const open = () => {
+  /** A storage as another process would open it: a pool of its own, its messages counted, its listening connection named after it. */
+  const open = (name: string) => {
     const messages: string[] = [];
+    const listenUrl = `${url!}${url!.includes("?") ? "&" : "?"}application_name=${schema}_${name}`;
     // Copies kept for a minute: only a notice can make one see the other's writes within the tests' time.
-    const storage = createSqlStorage(countedDatabase(pgDatabase({ connectionString: url!, max: 2 }), messages), { schema, rowCacheMs: 60_000 });
+    const storage = createSqlStorage(countedDatabase(pgDatabase({ connectionString: url!, max: 2 }, { listenUrl }), messages), { schema, rowCacheMs: 60_000 });
     sent.set(storage, messages);
     return storage;
   };
   beforeAll(async () => {
-    a = open();
-    b = open();
+    a = open("a");
+    b = open("b");
     await a.init([Cached]);
     await b.init([Cached]);
     await listening(a);
@@ -271,12 +272,22 @@ describe.skipIf(url === null)("cached rows on PostgreSQL, two storages on one sc
     await within(2_000, () => readN(a, Cached, "born"), 1);
   });
 
+  it("should send its notices on its listening connection, which waits for no pooled one", async () => {
+    await write(a, Cached, "sent", 1);
+    let last: { query: string }[] = [];
+    for (let i = 0; i < 100; i++) {
+      last = await adminQuery<{ query: string }>(url!, `SELECT query FROM pg_stat_activity WHERE application_name = '${schema}_a'`);
+      if (last[0]?.query.includes("pg_notify")) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(last).toEqual([{ query: "SELECT pg_notify($1, $2)" }]);
+  });
+
   it("should read on the database while its notices cannot arrive, and serve copies again once they can", async () => {
     await write(b, Cached, "lost", 1);
     await copied(a, "lost");
-    // End the listening connection of `a` only (its LISTEN names the schema; `b` listens on the same channel: end the older one).
-    const listeners = await adminQuery<{ pid: number }>(url!,
-      `SELECT pid FROM pg_stat_activity WHERE application_name = 'playfield-listen' AND query LIKE '%${schema}%' ORDER BY backend_start LIMIT 1`);
+    // End the listening connection of `a` only.
+    const listeners = await adminQuery<{ pid: number }>(url!, `SELECT pid FROM pg_stat_activity WHERE application_name = '${schema}_a'`);
     expect(listeners).toHaveLength(1);
     await adminQuery(url!, `SELECT pg_terminate_backend(${listeners[0]!.pid})`);
     // Whichever of the two lost its notices, neither may answer from a copy the other's write made old.

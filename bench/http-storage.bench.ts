@@ -124,7 +124,7 @@ async function databaseAlone(onPostgres: (what: string) => number, onMemory: (wh
         failed.set(call.name, failed.get(call.name)! + result.failed);
       }
     }
-    console.log(`\n### PostgreSQL alone: pgbench replaying the messages each call sends (${PLAYERS} players, one picked per call; 50 connections; ${rounds} rounds of ${seconds} s)\n`);
+    console.log(`\n### PostgreSQL alone: pgbench replaying the messages each call sends (${PLAYERS} players, a connection each replaying its own; ${rounds} rounds of ${seconds} s)\n`);
     console.log(`| call, 50 players | messages | database alone | retries per call | failed after ${DEFAULT_MAX_ATTEMPTS} tries | Playfield on PostgreSQL | of the database alone | database alone / memory |`);
     console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (const call of calls) {

@@ -80,6 +80,8 @@ export class ExperienceCounts {
   writers = 0;
   /** The background write running, which writing calls wait for. */
   writingBack: Promise<void> | null = null;
+  /** The usage shards the experience's running calls (and background write) of this process hold, a bit each (`leaseShard`). */
+  heldShards = 0;
 
   constructor(start: number) {
     this.window = new WindowCounts(start);
@@ -91,8 +93,20 @@ export class ExperienceCounts {
     return this.window;
   }
 
-  /** Waits for the background write, if one runs, and counts a writing call in until `leave`. */
-  async enter(): Promise<void> {
+  /**
+   * Counts a writing call in until `leave`, once the background write (if
+   * one runs) is done: answers what to wait for then, or null when none runs
+   * and the call is counted in already (most calls: no promise to make).
+   */
+  enter(): Promise<void> | null {
+    if (this.writingBack === null) {
+      this.writers++;
+      return null;
+    }
+    return this.enterAfterWrite();
+  }
+
+  private async enterAfterWrite(): Promise<void> {
     while (this.writingBack !== null) await this.writingBack;
     this.writers++;
   }
@@ -154,7 +168,7 @@ class ProcessCounts {
     this.timer = null;
     for (const [experienceId, counts] of this.experiences) {
       void this.writeBack(experienceId, counts);
-      const idle = counts.window.pending === 0 && counts.window.writing === 0 && counts.writingBack === null && counts.writers === 0;
+      const idle = counts.window.pending === 0 && counts.window.writing === 0 && counts.writingBack === null && counts.writers === 0 && counts.heldShards === 0;
       if (idle && !counts.window.fresh) this.experiences.delete(experienceId);
     }
     if (this.experiences.size > 0) this.schedule();
@@ -164,7 +178,7 @@ class ProcessCounts {
   private writeBack(experienceId: string, counts: ExperienceCounts): Promise<void> {
     if (counts.writingBack !== null) return counts.writingBack;
     if (counts.writers > 0 || counts.window.pending === 0) return Promise.resolve();
-    const done = writeCounts(this.storage, experienceId, counts.window, this.shardKey)
+    const done = writeCounts(this.storage, experienceId, counts, this.shardKey)
       .catch(this.onError)
       .finally(() => { counts.writingBack = null; });
     counts.writingBack = done;
@@ -179,9 +193,10 @@ class ProcessCounts {
  * unreachable, or closed under the server) loses its calls, as a crash
  * would, rather than trying them again every interval: the caller reports it.
  */
-async function writeCounts(storage: Storage, experienceId: string, window: WindowCounts, shardKey: string): Promise<void> {
+async function writeCounts(storage: Storage, experienceId: string, counts: ExperienceCounts, shardKey: string): Promise<void> {
+  const { window } = counts;
   const taken = window.take();
-  const lease = leaseShard(storage, experienceId, shardKey);
+  const lease = leaseShard(counts, shardKey);
   try {
     const sum = await transactAfterReads(storage, (tx) => usageElsewhere(tx, window.start, experienceId, lease.shard), async (tx, read) => {
       const id = tables.datastoreUsageShardId(experienceId, lease.shard);

@@ -8,9 +8,11 @@ import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { requireLiveMember, requireWrite } from "./authority.js";
 import { checkValueSize, deleteEntry, resolveEntry, resolveScope, writeEntry, type EntryAddress, type ScopeFields } from "./entries.js";
-import { expiredOldValues, leasePurge } from "./history.js";
+import { expiredOldValues, leasePurge, type PurgeLease } from "./history.js";
 import { countInProcess, experienceCounts } from "./counts-in-process.js";
-import { admitCall, chargeBytes, checkBudget, leaseShard, playerSeenId, saveUsage, usageElsewhere, type CallUsage, type ShardLease } from "./usage.js";
+import {
+  admitCall, chargeBytes, checkBudget, ignore, leaseShard, playerSeenId, saveUsage, usageElsewhere, type CallUsage, type ShardLease, type UsageElsewhere,
+} from "./usage.js";
 
 /*
  * DatastoreService: a key-value store per experience, ordered stores
@@ -76,35 +78,36 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
   const { deps } = ctx;
   // Not beside this process's background write of the experience's counts (counts-in-process.ts).
   const counts = experienceCounts(deps, caller.experienceId, budgetWindowStart(deps.clock.now()));
-  await counts.enter();
+  const entering = counts.enter();
+  if (entering !== null) await entering;
   // Taken at the first run (once a connection is had), kept through runs again, given back when the call is done.
   let shard: ShardLease | undefined;
-  let purge: (() => void) | null | undefined;
+  let purge: PurgeLease | null | undefined;
   // The counts of the run that commits: what it took of this process's pending calls, given back by a run that does not.
   let usage: CallUsage | undefined;
   try {
-    const answer = await transactAfterReads(deps.storage, (tx) => {
+    const answer = await transactAfterReads(deps.storage, async (tx): Promise<ReadsBefore<S>> => {
       const now = deps.clock.now();
-      shard ??= leaseShard(deps.storage, caller.experienceId, caller.userId);
+      shard ??= leaseShard(counts, caller.userId);
       if (reads.write) purge ??= leasePurge(deps.storage);
       // Its refusal (a malformed request) is met after the membership's and the budget's, as if read in the transaction.
       const seen = reads.snapshot?.(tx, caller);
-      seen?.catch(() => undefined);
-      return Promise.all([
-        usageElsewhere(tx, now, caller.experienceId, shard.shard),
-        purge ? expiredOldValues(tx, now - deps.config.datastore.retentionMs) : [],
-      ]).then(([elsewhere, expired]) => ({ elsewhere, expired, seen }));
+      seen?.catch(ignore);
+      // Asked for together (one round trip on a database), without a Promise.all's objects.
+      const elsewhereRead = usageElsewhere(tx, now, caller.experienceId, shard.shard);
+      const expiredRead = purge ? expiredOldValues(tx, now - deps.config.datastore.retentionMs) : null;
+      expiredRead?.catch(ignore);
+      const elsewhere = await elsewhereRead;
+      return { elsewhere, expired: expiredRead ? await expiredRead : NONE_EXPIRED, seen };
     }, async (tx, read) => {
       // A run again: what the last run took is pending again, for this one to take.
       if (usage) usage.window.giveBack(usage.taken);
       usage = undefined;
-      const [started, admitted, member] = [
-        reads.start?.(tx, caller) ?? read.then((before) => before.seen),
-        admitCall(tx, deps, caller, shard!.shard, read.then((before) => before.elsewhere), counts),
-        requireLiveMember(tx, deps, caller),
-      ];
-      started.catch(() => undefined);
-      admitted.catch(() => undefined);
+      const started = reads.start?.(tx, caller) ?? read.then(seenOf);
+      const admitted = admitCall(tx, deps, caller, shard!.shard, read, counts);
+      const member = requireLiveMember(tx, deps, caller);
+      started.catch(ignore);
+      admitted.catch(ignore);
       // The membership's refusal comes first, then the budget's.
       await member;
       const run = await admitted;
@@ -136,8 +139,23 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
   } finally {
     counts.leave();
     shard?.release();
-    purge?.();
+    purge?.release();
   }
+}
+
+/** What a call read just before its transaction. */
+interface ReadsBefore<S> {
+  elsewhere: UsageElsewhere;
+  expired: readonly DatastoreHistoryRow[];
+  seen: Promise<S> | undefined;
+}
+
+/** The expired old values of a write that does not purge (one array for all). */
+const NONE_EXPIRED: readonly DatastoreHistoryRow[] = Object.freeze([]);
+
+/** What a reading call's snapshot read (`CallReads.snapshot`), once read. */
+function seenOf<S>(before: ReadsBefore<S>): Promise<S> | undefined {
+  return before.seen;
 }
 
 /**
@@ -147,7 +165,7 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
  * copied), its budget checked against this process's counts and counted in
  * them (counts-in-process.ts). When this process has no fresh sum of the
  * experience's calls, or the player was never seen (recorded by a write),
- * it runs as a writing call does.
+ * it runs as a writing call does (`readInTransaction`).
  */
 async function readingCall<T, S>(ctx: HandlerContext, read: (tx: Tx, caller: GameCaller) => Promise<S>, fn: (started: S) => T): Promise<T> {
   const caller = gameCaller(ctx);
@@ -155,23 +173,29 @@ async function readingCall<T, S>(ctx: HandlerContext, read: (tx: Tx, caller: Gam
   const now = deps.clock.now();
   const start = budgetWindowStart(now);
   const window = experienceCounts(deps, caller.experienceId, start).window;
-  const inTransaction = () => datastoreCall(ctx, { snapshot: read }, async ({ started }) => fn(started));
-  if (!window.fresh) return inTransaction();
+  if (!window.fresh) return readInTransaction(ctx, read, fn);
   const found = await deps.storage.transact(async (tx) => {
     const started = read(tx, caller);
     const seen = tx.get(tables.datastorePlayers, playerSeenId(caller));
     // Asked for with the others (copied, or in the same message): a silent member's check reads it.
     const session = tx.get(tables.gameSessions, caller.sessionId);
-    for (const pending of [started, seen, session]) pending.catch(() => undefined);
+    started.catch(ignore);
+    seen.catch(ignore);
+    session.catch(ignore);
     // In the order of a writing call's refusals: the membership's, the budget's, then the request's.
     await requireLiveMember(tx, deps, caller, session);
     if (!(await seen)) return null;
     await checkBudget(tx, deps, caller, window.usage, now);
     return { started: await started };
   }, { readOnly: true });
-  if (found === null) return inTransaction();
+  if (found === null) return readInTransaction(ctx, read, fn);
   countInProcess(deps, caller.experienceId, start);
   return fn(found.started);
+}
+
+/** A reading call run as a writing call is: its reads from the snapshot before the transaction, counted in it. */
+function readInTransaction<T, S>(ctx: HandlerContext, read: (tx: Tx, caller: GameCaller) => Promise<S>, fn: (started: S) => T): Promise<T> {
+  return datastoreCall(ctx, { snapshot: read }, async ({ started }) => fn(started));
 }
 
 /** Reads the entry a request names. */

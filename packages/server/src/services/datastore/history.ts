@@ -15,18 +15,29 @@ import { tables, type DatastoreEntryRow, type DatastoreHistoryRow, type Datastor
 /** Rows each write purges at most: more than one per write, so purging keeps up with any write rate. */
 const PURGE_BATCH = 16;
 
-/** Storages (so processes and databases) where a write of this process is purging now. */
-const purging = new WeakSet<object>();
+/** The purge of a storage (so of a process and database): held by one write of this process at a time. */
+export class PurgeLease {
+  held = false;
 
-/** Takes the purge for one write when no other write of this process has it: answers its release, or null. */
-export function leasePurge(storage: Storage): (() => void) | null {
-  if (purging.has(storage)) return null;
-  purging.add(storage);
-  return () => purging.delete(storage);
+  release(): void {
+    this.held = false;
+  }
+}
+
+/** Each storage's purge lease: one object for the storage's life, so that taking it allocates nothing. */
+const purges = new WeakMap<object, PurgeLease>();
+
+/** Takes the purge for one write when no other write of this process has it: answers the lease (to `release`), or null. */
+export function leasePurge(storage: Storage): PurgeLease | null {
+  let lease = purges.get(storage);
+  if (lease === undefined) purges.set(storage, lease = new PurgeLease());
+  if (lease.held) return null;
+  lease.held = true;
+  return lease;
 }
 
 /** Keeps `entry` as an old value, replaced at `now` by a newer version or by a Delete. Inside a transaction. */
-export async function keepOldValue(tx: Tx, entry: DatastoreEntryRow, now: number, deleted: boolean): Promise<void> {
+export function keepOldValue(tx: Tx, entry: DatastoreEntryRow, now: number, deleted: boolean): Promise<void> {
   const row: DatastoreHistoryRow = {
     id: `${entry.id}#${entry.version}`,
     entryId: entry.id,
@@ -41,7 +52,7 @@ export async function keepOldValue(tx: Tx, entry: DatastoreEntryRow, now: number
     replacedAt: now,
     deleted,
   };
-  await tx.put(tables.datastoreHistory, row);
+  return tx.put(tables.datastoreHistory, row);
 }
 
 /** The newest version an entry had before it was deleted (0 when none is kept): new versions start above it. */
@@ -57,6 +68,8 @@ export function expiredOldValues(tx: Tx, cutoff: number): Promise<DatastoreHisto
 
 /** Deletes the expired old values `expiredOldValues` found (a write of another process may have deleted some). Inside a transaction. */
 export async function purgeOldValues(tx: Tx, expired: readonly DatastoreHistoryRow[]): Promise<void> {
+  // Most writes find none to purge.
+  if (expired.length === 0) return;
   // Asked for together: one round trip on a database.
   await Promise.all(expired.map((row) => tx.delete(tables.datastoreHistory, row.id)));
 }

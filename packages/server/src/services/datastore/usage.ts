@@ -1,6 +1,6 @@
 import {
   BUDGET_WINDOW_MS, budgetWindowStart, fail, fitsStoredBytes, requestBudget, shardOf, storedBytesCap, tables, withChanges,
-  type DatastoreUsageShardRow, type Storage, type Tx,
+  type DatastoreUsageShardRow, type Tx,
 } from "@playfield/core";
 import type { GameCaller } from "../../rpc/caller.js";
 import type { ServerDeps } from "../../server-deps.js";
@@ -60,43 +60,46 @@ export interface CallUsage {
   inProcess: boolean;
 }
 
-/** The shard a call counts in, held until the call is done. */
-export interface ShardLease {
-  shard: number;
-  release(): void;
+/**
+ * The shard a call counts in, held until the call is done. A class, so that
+ * a lease is one object and no closure (one per writing call).
+ */
+export class ShardLease {
+  /** `counts`: the experience's counts, which mark the shard held; null when the lease holds none (every shard was held). */
+  constructor(readonly shard: number, private readonly counts: ExperienceCounts | null) {}
+
+  release(): void {
+    if (this.counts !== null) this.counts.heldShards &= ~(1 << this.shard);
+  }
 }
 
-/** Shards held by running calls, per storage (so per process and database) and experience. */
-const heldShards = new WeakMap<object, Map<string, Set<number>>>();
-
-/** Takes the caller's shard for the call, or the next one no running call of this process holds (the caller's when all are). */
-export function leaseShard(storage: Storage, experienceId: string, userId: string): ShardLease {
-  let byExperience = heldShards.get(storage);
-  if (!byExperience) heldShards.set(storage, byExperience = new Map());
-  let held = byExperience.get(experienceId);
-  if (!held) byExperience.set(experienceId, held = new Set());
-  const own = shardOf(userId, USAGE_SHARDS);
-  let shard = own;
-  for (let i = 0; i < USAGE_SHARDS && held.has(shard); i++) shard = (own + i + 1) % USAGE_SHARDS;
-  if (held.has(shard)) return { shard: own, release: () => undefined };
-  const taken = held;
-  taken.add(shard);
-  return {
-    shard,
-    release: () => {
-      taken.delete(shard);
-      if (taken.size === 0) byExperience.delete(experienceId);
-    },
-  };
+/**
+ * Takes the shard of `key` (a player, or a process's background write) for
+ * the call, or the next one no running call of this process holds (the
+ * key's when all are). Held in the experience's counts (counts-in-process.ts),
+ * which are per storage, so per process and database.
+ */
+export function leaseShard(counts: ExperienceCounts, key: string): ShardLease {
+  const own = shardOf(key, USAGE_SHARDS);
+  for (let i = 0; i < USAGE_SHARDS; i++) {
+    const shard = (own + i) % USAGE_SHARDS;
+    if ((counts.heldShards & (1 << shard)) === 0) {
+      counts.heldShards |= 1 << shard;
+      return new ShardLease(shard, counts);
+    }
+  }
+  return new ShardLease(own, null);
 }
 
 /** Sums the experience's usage outside shard `shard` (the usage row of earlier versions included). Among the reads before the call's transaction. */
 export async function usageElsewhere(tx: Tx, now: number, experienceId: string, shard: number): Promise<UsageElsewhere> {
   const windowStart = budgetWindowStart(now);
-  const [shards, legacy] = await Promise.all([
-    tx.query(tables.datastoreUsageShards, "byExperience", { equals: [experienceId] }),
-    tx.get(tables.datastoreUsage, experienceId),
-  ]);
+  // Both asked for before either is awaited (one round trip on a database), without a Promise.all's objects.
+  const shardsRead = tx.query(tables.datastoreUsageShards, "byExperience", { equals: [experienceId] });
+  const legacyRead = tx.get(tables.datastoreUsage, experienceId);
+  legacyRead.catch(ignore);
+  const shards = await shardsRead;
+  const legacy = await legacyRead;
   const sum: UsageElsewhere = { requests: 0, storedBytes: 0, playersSeen: 0 };
   for (const row of legacy ? [...shards, legacy] : shards) {
     if ("shard" in row && row.shard === shard) continue;
@@ -111,19 +114,26 @@ export async function usageElsewhere(tx: Tx, now: number, experienceId: string, 
  * Counts one call against its experience's budget for this minute, or
  * refuses it with `resource_exhausted`. Also records the player as seen by
  * the experience (each raises the stored-bytes cap once). Inside the call's
- * transaction: its reads start at once, with the call's others; `elsewhere`
- * (read just before the transaction) is awaited after them. The count is
+ * transaction: its reads start at once, with the call's others; `before`
+ * (the reads just before the transaction, the usage elsewhere among them) is
+ * awaited after them. The count is
  * saved with `saveUsage` when the call is done.
  */
 export async function admitCall(
-  tx: Tx, deps: ServerDeps, caller: GameCaller, shard: number, elsewhereRead: Promise<UsageElsewhere>, counts: ExperienceCounts,
+  tx: Tx, deps: ServerDeps, caller: GameCaller, shard: number, before: Promise<{ readonly elsewhere: UsageElsewhere }>, counts: ExperienceCounts,
 ): Promise<CallUsage> {
   const limits = deps.config.datastore;
   const now = deps.clock.now();
   const windowStart = budgetWindowStart(now);
   const id = tables.datastoreUsageShardId(caller.experienceId, shard);
   const seenId = playerSeenId(caller);
-  const [stored, seen, elsewhere] = await Promise.all([tx.get(tables.datastoreUsageShards, id), tx.get(tables.datastorePlayers, seenId), elsewhereRead]);
+  // Asked for together, as `usageElsewhere`'s.
+  const storedRead = tx.get(tables.datastoreUsageShards, id);
+  const seenRead = tx.get(tables.datastorePlayers, seenId);
+  seenRead.catch(ignore);
+  const stored = await storedRead;
+  const seen = await seenRead;
+  const { elsewhere } = await before;
   const row: DatastoreUsageShardRow = stored
     ? withChanges(stored, stored.windowStart === windowStart ? {} : { windowStart, requests: 0 })
     : { id, experienceId: caller.experienceId, shard, windowStart, requests: 0, storedBytes: 0, playersSeen: 0 };
@@ -173,6 +183,11 @@ export function chargeBytes(usage: CallUsage, delta: number): void {
 }
 
 /** Saves the call's count and stored bytes in the caller's shard. Inside the call's transaction, last. */
-export async function saveUsage(tx: Tx, usage: CallUsage): Promise<void> {
-  await tx.put(tables.datastoreUsageShards, usage.row);
+export function saveUsage(tx: Tx, usage: CallUsage): Promise<void> {
+  return tx.put(tables.datastoreUsageShards, usage.row);
+}
+
+/** Handles a rejection that is met later, where the promise is awaited (a rejection left unhandled meanwhile would end the process). */
+export function ignore(): undefined {
+  return undefined;
 }

@@ -16,9 +16,14 @@ async function membersInJoinOrder(tx: Tx, sessionId: string): Promise<string[]> 
 }
 
 /** Refuses a write the caller may not make with `permission_denied`. Inside the write's transaction. */
-export async function requireWrite(tx: Tx, caller: GameCaller, target: DatastoreTarget): Promise<void> {
-  // A player's own data needs no look at the session.
-  if ((target.kind === "user" && target.userId === caller.userId) || (target.kind === "ordered" && target.key === caller.userId)) return;
+export function requireWrite(tx: Tx, caller: GameCaller, target: DatastoreTarget): Promise<void> | undefined {
+  // A player's own data needs no look at the session (most writes: no promise to make).
+  if ((target.kind === "user" && target.userId === caller.userId) || (target.kind === "ordered" && target.key === caller.userId)) return undefined;
+  return requireWriteBySession(tx, caller, target);
+}
+
+/** `requireWrite` for data that is not the caller's own: by the session's members and authority. */
+async function requireWriteBySession(tx: Tx, caller: GameCaller, target: DatastoreTarget): Promise<void> {
   const [session, members] = await Promise.all([tx.get(tables.gameSessions, caller.sessionId), membersInJoinOrder(tx, caller.sessionId)]);
   const authority = sessionAuthority(session, members);
   const refusal = writeRefusal({ userId: caller.userId, isAuthority: authority === caller.userId, members }, target);

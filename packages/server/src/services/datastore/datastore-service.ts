@@ -108,6 +108,8 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
       const member = requireLiveMember(tx, deps, caller);
       started.catch(ignore);
       admitted.catch(ignore);
+      // Awaited after the transaction's own first reads (by admitCall and below), whatever the adapter hands.
+      read.catch(ignore);
       // The membership's refusal comes first, then the budget's.
       await member;
       const run = await admitted;

@@ -132,7 +132,7 @@ export function sharedStateSuite(name: string, open: () => Promise<SharedStorage
       await Promise.all([a.server.lifecycle.idle(), b.server.lifecycle.idle()]);
       // A write reads the experience's sum in its transaction: refused through either.
       for (const ds of stores) await expectError(ds.set({ key: "k", value: "22" }, as(p)), Code.ResourceExhausted, /used its 4 calls for this minute/);
-      // A Get checks the sum its server last read (b's, after the last write) and what that server counted since
+      // A Get checks the sum its server last read (b's, by the refused write: it read the sum all the same) and what that server counted since
       // (docs/datastore.md, "Limits per experience"): a's sum is read again once older than USAGE_FRESH_MS.
       await expectError(stores[1]!.get({ key: "k" }, as(p)), Code.ResourceExhausted, /used its 4 calls for this minute/);
       await new Promise((resolve) => setTimeout(resolve, USAGE_FRESH_MS + 50));

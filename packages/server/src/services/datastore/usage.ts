@@ -143,7 +143,14 @@ export async function admitCall(
     : { id, experienceId: caller.experienceId, shard, windowStart, requests: 0, storedBytes: 0, playersSeen: 0 };
   // With the reading calls this process counted and has not written (counts-in-process.ts): the call takes them along.
   const window = counts.windowAt(windowStart);
-  await checkBudget(tx, deps, caller, elsewhere.requests + row.requests + window.pending, now);
+  const sum = elsewhere.requests + row.requests;
+  try {
+    await checkBudget(tx, deps, caller, sum + window.pending, now);
+  } catch (error) {
+    // Refused, it read the experience's sum all the same: the process's reading calls check against it from now on.
+    window.wrote(0, 0, sum);
+    throw error;
+  }
   row.requests += 1;
   if (!seen) {
     await tx.put(tables.datastorePlayers, { id: seenId, experienceId: caller.experienceId, userId: caller.userId, firstSeenAt: now });

@@ -41,4 +41,26 @@ describe("notices of written rows", () => {
     await notices.idle();
     expect(sent.map((payload) => readNotice(payload))).toEqual([[["users", "a"]], [["users", "b"], ["devices", "c"]]] satisfies WrittenRow[][]);
   });
+
+  it("should send the notice of every row in the same line, never beside another, covering the rows waiting, and say when it failed", async () => {
+    const sent: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    let fail = false;
+    const notices = new RowNotices(async (payload) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      inFlight--;
+      sent.push(payload);
+      if (fail) throw new Error("connection lost");
+    });
+    notices.add([["users", "a"]]);
+    notices.add([["users", "b"]]);
+    await notices.all();
+    expect(most).toBe(1);
+    expect(sent).toEqual(["[[\"users\",\"a\"]]", ALL_ROWS]);
+    fail = true;
+    await expect(notices.all()).rejects.toThrow("connection lost");
+  });
 });

@@ -22,12 +22,18 @@ export const ALL_ROWS = "*";
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
 const MAX_PAYLOAD_BYTES = 7_900;
 
-/** Sends notices of rows written, one at a time; what is written while one goes waits and goes together in the next. */
+/**
+ * Sends notices of rows written, one at a time (the listening connection
+ * takes one query at a time); what is written while one goes waits and goes
+ * together in the next. "Every row" (`all`) goes through the same line.
+ */
 export class RowNotices {
   private waiting: WrittenRow[] = [];
+  /** Callers of `all` waiting for the notice of every row. */
+  private askedAll: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   private sending: Promise<void> | null = null;
 
-  /** `send` NOTIFYs one payload; a failed one is given up (the copies elsewhere expire within their lifetime). */
+  /** `send` NOTIFYs one payload; a failed notice of rows is given up (the copies elsewhere expire within their lifetime). */
   constructor(private readonly send: (payload: string) => Promise<void>) {}
 
   /** Tells the other processes that `rows` were written (a committed transaction's). */
@@ -37,6 +43,14 @@ export class RowNotices {
     this.sending ??= this.drain();
   }
 
+  /** Tells the other processes that every row may have changed (clear, restore, load); rejects if that notice could not be sent. */
+  all(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.askedAll.push({ resolve, reject });
+      this.sending ??= this.drain();
+    });
+  }
+
   /** Resolves once every notice asked for has been sent (or given up). */
   async idle(): Promise<void> {
     while (this.sending !== null) await this.sending;
@@ -44,7 +58,15 @@ export class RowNotices {
 
   private async drain(): Promise<void> {
     try {
-      while (this.waiting.length > 0) {
+      while (this.askedAll.length > 0 || this.waiting.length > 0) {
+        if (this.askedAll.length > 0) {
+          const asked = this.askedAll;
+          this.askedAll = [];
+          // Every row covers the rows waiting too.
+          this.waiting = [];
+          await this.send(ALL_ROWS).then(() => asked.forEach((a) => a.resolve()), (error: unknown) => asked.forEach((a) => a.reject(error)));
+          continue;
+        }
         const rows = this.waiting;
         this.waiting = [];
         for (const payload of payloadsOf(rows)) await this.send(payload).catch(() => undefined);

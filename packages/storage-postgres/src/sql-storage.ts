@@ -16,7 +16,7 @@ import { countSql, selectSql } from "./query-sql.js";
 import { backoffMs, DEFAULT_MAX_ATTEMPTS, isRetryable } from "./retry-policy.js";
 import { decodeRow, encodeRow } from "./row-codec.js";
 import { ABSENT, CachedReadTx, RowCache } from "./row-cache.js";
-import { ALL_ROWS, readNotice, RowNotices } from "./row-notices.js";
+import { readNotice, RowNotices } from "./row-notices.js";
 import { restoreSnapshot, takeSnapshot } from "./sql-snapshot.js";
 import { countsTable, ensureTables, managedTables, recountTable } from "./schema-migrations.js";
 import { createQueue, type SqlDatabase, type SqlSession } from "./sql-database.js";
@@ -254,8 +254,7 @@ function openRowCache(database: SqlDatabase, schema: string, ttlMs: number): Row
     },
     async dropAll() {
       cache.dropAll();
-      await notices.idle();
-      await listener.notify(ALL_ROWS);
+      await notices.all();
     },
   };
 }

@@ -85,6 +85,8 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
   let purge: PurgeLease | null | undefined;
   // The counts of the run that commits: what it took of this process's pending calls, given back by a run that does not.
   let usage: CallUsage | undefined;
+  // Whether that run changed only its count, which then goes to this process's counts instead of its shard row.
+  let onlyCounted = false;
   try {
     const answer = await transactAfterReads(deps.storage, async (tx): Promise<ReadsBefore<S>> => {
       const now = deps.clock.now();
@@ -103,6 +105,7 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
       // A run again: what the last run took is pending again, for this one to take.
       if (usage) usage.window.giveBack(usage.taken);
       usage = undefined;
+      onlyCounted = false;
       const started = reads.start?.(tx, caller) ?? read.then(seenOf);
       const admitted = admitCall(tx, deps, caller, shard!.shard, read, counts);
       const member = requireLiveMember(tx, deps, caller);
@@ -119,15 +122,15 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
       const answer = await fn({ tx, caller, usage: run, started: (await started) as S, expired });
       // A call that changed no stored bytes and saw no new player has only its count to write: it is counted in the
       // process instead, as a reading call is, so that calls do not all write (and conflict on) the usage shards.
-      run.inProcess = !run.newPlayer && run.row.storedBytes === bytesBefore;
-      if (run.inProcess) return answer;
+      onlyCounted = !run.newPlayer && run.row.storedBytes === bytesBefore;
+      if (onlyCounted) return answer;
       // The pending reading calls it was checked with go into its shard row (and back to pending if this run does not commit).
       run.taken = run.window.take();
       run.row.requests += run.taken;
       await saveUsage(tx, run);
       return answer;
     });
-    if (usage?.inProcess) {
+    if (usage !== undefined && onlyCounted) {
       // The sum it read, its own call not included: that one is now this process's to write.
       usage.window.wrote(0, 0, usage.elsewhere.requests + usage.row.requests - 1);
       countInProcess(deps, caller.experienceId, usage.window.start);

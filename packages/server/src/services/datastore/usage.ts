@@ -56,8 +56,6 @@ export interface CallUsage {
   taken: number;
   /** The experience had not seen the player: the call records it, in its shard row too. */
   newPlayer: boolean;
-  /** The call changed only its count, which goes to this process's counts instead of its shard row (datastore-service.ts decides). */
-  inProcess: boolean;
 }
 
 /**
@@ -156,7 +154,7 @@ export async function admitCall(
     await tx.put(tables.datastorePlayers, { id: seenId, experienceId: caller.experienceId, userId: caller.userId, firstSeenAt: now });
     row.playersSeen += 1;
   }
-  return { row, elsewhere, cap: storedBytesCap(limits, elsewhere.playersSeen + row.playersSeen), window, taken: 0, newPlayer: !seen, inProcess: false };
+  return { row, elsewhere, cap: storedBytesCap(limits, elsewhere.playersSeen + row.playersSeen), window, taken: 0, newPlayer: !seen };
 }
 
 /** The id of the row that records a player as seen by an experience's datastore. */

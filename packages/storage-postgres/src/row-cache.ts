@@ -24,7 +24,6 @@ export const ABSENT: unique symbol = Symbol("absent");
 export interface RowRead {
   readonly key: string;
   readonly state: { count: number; dropped: boolean };
-  readonly everything: number;
 }
 
 /** How much a row cache keeps at most; the oldest copies go first. */
@@ -53,8 +52,6 @@ export class RowCache {
    * (heartbeats, every few seconds per player) keep nothing from filling.
    */
   private readonly inFlight = new Map<string, { count: number; dropped: boolean }>();
-  /** Raised by `dropAll`: a read that started before it keeps nothing. */
-  private everything = 0;
   /** Whether copies may be served: off while notices of other processes cannot arrive. */
   serving: boolean;
 
@@ -94,17 +91,17 @@ export class RowCache {
     let state = this.inFlight.get(key);
     if (state === undefined) this.inFlight.set(key, (state = { count: 0, dropped: false }));
     state.count++;
-    return { key, state, everything: this.everything };
+    return { key, state };
   }
 
   /**
    * Ends a read: keeps `row` (`ABSENT`: no such row; undefined: the read failed, keep nothing), whose stored text is
-   * `chars` long, unless the row was written or everything dropped since it started, or it is longer than one copy may be.
+   * `chars` long, unless the row (or every row) was dropped since it started, or it is longer than one copy may be.
    */
   done(read: RowRead, row: unknown, chars = 0): void {
     const { key, state } = read;
     if (--state.count === 0 && this.inFlight.get(key) === state) this.inFlight.delete(key);
-    if (row === undefined || state.dropped || read.everything !== this.everything || !this.serving || chars > this.maxRowChars) return;
+    if (row === undefined || state.dropped || !this.serving || chars > this.maxRowChars) return;
     this.remove(key);
     while (this.rows.size > 0 && (this.rows.size >= this.maxRows || this.chars + chars > this.maxChars)) this.remove(this.rows.keys().next().value!);
     this.rows.set(key, { row, at: this.now(), chars });
@@ -121,9 +118,9 @@ export class RowCache {
 
   /** Drops every copy (a restore, a clear, notices that may have been missed). */
   dropAll(): void {
-    this.everything++;
     this.rows.clear();
     this.chars = 0;
+    // Every read in flight is in `inFlight`: none keeps what it found.
     for (const state of this.inFlight.values()) state.dropped = true;
   }
 

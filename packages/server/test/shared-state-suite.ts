@@ -1,7 +1,7 @@
 import { Code, tables, type Storage } from "@playfield/core";
 import { describe, expect, it } from "vitest";
 import { listen } from "../src/node/index.js";
-import { USAGE_FRESH_MS } from "../src/services/datastore/counts-in-process.js";
+import { USAGE_FRESH_MS } from "../src/services/datastore/usage-copy.js";
 import { sweepSessions } from "../src/services/session/roster.js";
 import { inProcessLinks, send } from "./chat-rate-world.js";
 import { as, seedGame } from "./datastore-fixtures.js";

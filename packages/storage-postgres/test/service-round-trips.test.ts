@@ -11,6 +11,7 @@ import { SALE_HOLD_MS, tables } from "@playfield/core";
 import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqlStorage, pgliteDatabase, type SqlStorage } from "../src/index.js";
+import { USAGE_FRESH_MS } from "../../server/src/services/datastore/usage-copy.js";
 import { countedDatabase, messagesOf } from "./counted-database.js";
 
 const messages: string[] = [];
@@ -135,5 +136,42 @@ describe("messages per datastore Set", () => {
     const shards = await storage.transact((tx) => tx.query(tables.datastoreUsageShards, "byExperience", { equals: ["exp_set"] }));
     expect(shards.reduce((sum, row) => sum + row.requests, 0)).toBe(3);
     expect(shards.reduce((sum, row) => sum + row.storedBytes, 0)).toBe("save".length + "{\"coins\":20}".length);
+  });
+});
+
+describe("the usage a datastore Set reads", () => {
+  // The snapshot's read of every usage shard of the experience (its own shard is read by id, in the transaction).
+  const shardsRead = (sent: string[]) => sent.filter((text) => /"datastore_usage_shards" WHERE k1 >=/.test(text));
+
+  it("should go by its process's copy of the usage while the experience is under half its budget, then read it, and count exactly either way", async () => {
+    const limited = createMemoryServer({ storage, datastore: { requestsPerMinute: 8, requestsPerPlayer: 0 } });
+    const user = await limited.seed.user();
+    const token = await limited.seed.gameToken(user, { sessionId: "gs_copy", experienceId: "exp_copy" });
+    const ds = createClient({
+      baseUrl: "http://playfield.test", fetch: limited.fetch, tokenStore: createMemoryTokenStore({ accessToken: user.accessToken, refreshToken: "", expiresAt: 0 }),
+    }).datastore;
+    // Each value one byte longer: every Set changes the stored bytes and writes its shard row.
+    const reads: number[] = [];
+    for (let i = 1; i <= 8; i++) reads.push(shardsRead(await messagesOf(messages, () => ds.set({ key: "k", value: JSON.stringify("x".repeat(i)) }, { token }))).length);
+    // The first reads (no copy yet); calls 2-4 find 1-3 calls counted, under half of 8; from the fifth on, half is used.
+    expect(reads).toEqual([1, 0, 0, 0, 1, 1, 1, 1]);
+    await expect(ds.set({ key: "k", value: "1" }, { token })).rejects.toMatchObject({ code: "resource_exhausted" });
+    const shards = await storage.transact((tx) => tx.query(tables.datastoreUsageShards, "byExperience", { equals: ["exp_copy"] }));
+    expect(shards.reduce((sum, row) => sum + row.requests, 0)).toBe(8);
+    expect(shards.reduce((sum, row) => sum + row.storedBytes, 0)).toBe("k".length + JSON.stringify("x".repeat(8)).length);
+    await limited.lifecycle.idle();
+  });
+
+  it("should read it again once its copy is older than USAGE_FRESH_MS", async () => {
+    const user = await server.seed.user();
+    const token = await server.seed.gameToken(user, { sessionId: "gs_fresh", experienceId: "exp_fresh" });
+    const ds = clientOf(user.accessToken).datastore;
+    const set = async (value: string) => shardsRead(await messagesOf(messages, () => ds.set({ key: "k", value: JSON.stringify(value) }, { token }))).length;
+    expect(await set("a")).toBe(1);
+    expect(await set("ab")).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, USAGE_FRESH_MS + 50));
+    expect(await set("abc")).toBe(1);
+    expect(await set("abcd")).toBe(0);
+    await server.lifecycle.idle();
   });
 });

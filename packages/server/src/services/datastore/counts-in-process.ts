@@ -1,6 +1,7 @@
 import { tables, transactAfterReads, withChanges, type DatastoreUsageShardRow, type Storage } from "@playfield/core";
 import type { ServerDeps } from "../../server-deps.js";
 import { leaseShard, usageElsewhere } from "./usage.js";
+import { USAGE_FRESH_MS, UsageCopy } from "./usage-copy.js";
 
 /*
  * Calls that write nothing but their count (Get, ListKeys, ListOrdered) are
@@ -23,8 +24,6 @@ import { leaseShard, usageElsewhere } from "./usage.js";
 
 /** How often a process writes the calls it counted in memory, while it has some. */
 export const COUNTS_WRITE_MS = 200;
-/** How old the experience's sum, as last read, may be for a reading call to be counted in memory. */
-export const USAGE_FRESH_MS = 500;
 
 /** One budget window's calls of an experience, as this process knows them. */
 export class WindowCounts {
@@ -63,6 +62,12 @@ export class WindowCounts {
     this.pending += taken;
   }
 
+  /** A transaction wrote `taken` calls and `own` more of its own, having summed the experience's rows from this process's copy, not read them. */
+  counted(taken: number, own: number): void {
+    this.writing -= taken;
+    this.stored += taken + own;
+  }
+
   /** A transaction wrote `taken` calls and `own` more of its own, and read the window's sum as `sum` (null: read none). */
   wrote(taken: number, own: number, sum: number | null): void {
     this.writing -= taken;
@@ -82,6 +87,8 @@ export class ExperienceCounts {
   writingBack: Promise<void> | null = null;
   /** The usage shards the experience's running calls (and background write) of this process hold, a bit each (`leaseShard`). */
   heldShards = 0;
+  /** The experience's usage rows as this process last read and wrote them. */
+  readonly rows = new UsageCopy();
 
   constructor(start: number) {
     this.window = new WindowCounts(start);
@@ -198,7 +205,8 @@ async function writeCounts(storage: Storage, experienceId: string, counts: Exper
   const taken = window.take();
   const lease = leaseShard(counts, shardKey);
   try {
-    const sum = await transactAfterReads(storage, (tx) => usageElsewhere(tx, window.start, experienceId, lease.shard), async (tx, read) => {
+    let written: DatastoreUsageShardRow | undefined;
+    const sum = await transactAfterReads(storage, (tx) => usageElsewhere(tx, window.start, experienceId, lease.shard, counts.rows), async (tx, read) => {
       const id = tables.datastoreUsageShardId(experienceId, lease.shard);
       const [stored, elsewhere] = await Promise.all([tx.get(tables.datastoreUsageShards, id), read]);
       // A shard already in a later window: these calls no longer count.
@@ -207,8 +215,10 @@ async function writeCounts(storage: Storage, experienceId: string, counts: Exper
         ? { id, experienceId, shard: lease.shard, windowStart: window.start, requests: taken, storedBytes: 0, playersSeen: 0 }
         : withChanges(stored, stored.windowStart === window.start ? { requests: stored.requests + taken } : { windowStart: window.start, requests: taken });
       await tx.put(tables.datastoreUsageShards, row);
+      written = row;
       return elsewhere.requests + row.requests;
     });
+    if (sum !== null) counts.rows.committed(written!);
     window.wrote(taken, 0, sum);
   } catch (error) {
     window.wrote(taken, 0, null);

@@ -10,8 +10,9 @@ import { requireLiveMember, requireWrite } from "./authority.js";
 import { checkValueSize, deleteEntry, resolveEntry, resolveScope, writeEntry, type EntryAddress, type ScopeFields } from "./entries.js";
 import { expiredOldValues, leasePurge, type PurgeLease } from "./history.js";
 import { countInProcess, experienceCounts } from "./counts-in-process.js";
+import type { UsageElsewhere } from "./usage-copy.js";
 import {
-  admitCall, chargeBytes, checkBudget, ignore, leaseShard, playerSeenId, saveUsage, usageElsewhere, type CallUsage, type ShardLease, type UsageElsewhere,
+  admitCall, chargeBytes, checkBudget, ignore, leaseShard, playerSeenId, saveUsage, usageElsewhere, type CallUsage, type ShardLease,
 } from "./usage.js";
 
 /*
@@ -96,7 +97,11 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
       const seen = reads.snapshot?.(tx, caller);
       seen?.catch(ignore);
       // Asked for together (one round trip on a database), without a Promise.all's objects.
-      const elsewhereRead = usageElsewhere(tx, now, caller.experienceId, shard.shard);
+      // Under half its limits, the experience's usage as this process keeps it (usage-copy.ts): then nothing to read here but the purge's.
+      const { rows, window } = counts;
+      const elsewhereRead = rows.serves(now, deps.config.datastore, window.pending + window.writing)
+        ? rows.elsewhere(now, shard.shard)
+        : usageElsewhere(tx, now, caller.experienceId, shard.shard, rows);
       const expiredRead = purge ? expiredOldValues(tx, now - deps.config.datastore.retentionMs) : null;
       expiredRead?.catch(ignore);
       const elsewhere = await elsewhereRead;
@@ -132,10 +137,12 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
     });
     if (usage !== undefined && onlyCounted) {
       // The sum it read, its own call not included: that one is now this process's to write.
-      usage.window.wrote(0, 0, usage.elsewhere.requests + usage.row.requests - 1);
+      if (!usage.elsewhere.copied) usage.window.wrote(0, 0, usage.elsewhere.requests + usage.row.requests - 1);
       countInProcess(deps, caller.experienceId, usage.window.start);
-    } else {
-      usage?.window.wrote(usage.taken, 1, usage.elsewhere.requests + usage.row.requests);
+    } else if (usage !== undefined) {
+      if (usage.elsewhere.copied) usage.window.counted(usage.taken, 1);
+      else usage.window.wrote(usage.taken, 1, usage.elsewhere.requests + usage.row.requests);
+      counts.rows.committed(usage.row);
     }
     return answer;
   } catch (error) {

@@ -5,6 +5,7 @@ import {
 import type { GameCaller } from "../../rpc/caller.js";
 import type { ServerDeps } from "../../server-deps.js";
 import type { ExperienceCounts, WindowCounts } from "./counts-in-process.js";
+import { sumElsewhere, type UsageCopy, type UsageElsewhere } from "./usage-copy.js";
 
 /*
  * The per-experience datastore limits (DESIGN.md): every call counts against
@@ -20,10 +21,14 @@ import type { ExperienceCounts, WindowCounts } from "./counts-in-process.js";
  * before the call's transaction: `transactAfterReads`, on PostgreSQL in the
  * same message as its first reads): reading them inside the call's
  * transaction would make every pair of concurrent calls conflict again.
- * Calls that run at the same moment are therefore not counted against each
- * other: under concurrency an experience can go over its budget or its cap
- * by what those calls add (at most one call, or one value of 4 MB, per call
- * in flight). One call at a time, both are exact. Calls that write nothing
+ * While the experience is under half its limits and this process read them
+ * under USAGE_FRESH_MS ago, a call goes by the rows as this process keeps
+ * them instead of reading them (usage-copy.ts). Calls that run at the same
+ * moment are therefore not counted against each other: under concurrency an
+ * experience can go over its budget or its cap by what those calls add (at
+ * most one call, or one value of 4 MB, per call in flight), and by what
+ * other processes' calls added in the last USAGE_FRESH_MS. One call at a
+ * time in one process, both are exact. Calls that write nothing
  * but their count are counted in the process instead, and written in the
  * background (counts-in-process.ts); a writing call takes them along.
  *
@@ -35,14 +40,6 @@ import type { ExperienceCounts, WindowCounts } from "./counts-in-process.js";
 
 /** Shards of an experience's usage: more than the calls a process runs at once on a pool of 10 connections. */
 const USAGE_SHARDS = 16;
-
-/** The experience's usage outside the caller's shard, read before the call's transaction. */
-export interface UsageElsewhere {
-  /** Calls counted in the current window. */
-  requests: number;
-  storedBytes: number;
-  playersSeen: number;
-}
 
 /** An experience's usage for one call: read and counted by `admitCall`, changed by `chargeBytes`, saved by `saveUsage`. */
 export interface CallUsage {
@@ -89,23 +86,21 @@ export function leaseShard(counts: ExperienceCounts, key: string): ShardLease {
   return new ShardLease(own, null);
 }
 
-/** Sums the experience's usage outside shard `shard` (the usage row of earlier versions included). Among the reads before the call's transaction. */
-export async function usageElsewhere(tx: Tx, now: number, experienceId: string, shard: number): Promise<UsageElsewhere> {
-  const windowStart = budgetWindowStart(now);
+/**
+ * Sums the experience's usage outside shard `shard` (the usage row of earlier
+ * versions included), as read now, and gives `copy` the rows. Among the reads
+ * before the call's transaction.
+ */
+export async function usageElsewhere(tx: Tx, now: number, experienceId: string, shard: number, copy: UsageCopy): Promise<UsageElsewhere> {
+  const mark = copy.reading();
   // Both asked for before either is awaited (one round trip on a database), without a Promise.all's objects.
   const shardsRead = tx.query(tables.datastoreUsageShards, "byExperience", { equals: [experienceId] });
   const legacyRead = tx.get(tables.datastoreUsage, experienceId);
   legacyRead.catch(ignore);
   const shards = await shardsRead;
   const legacy = await legacyRead;
-  const sum: UsageElsewhere = { requests: 0, storedBytes: 0, playersSeen: 0 };
-  for (const row of legacy ? [...shards, legacy] : shards) {
-    if ("shard" in row && row.shard === shard) continue;
-    if (row.windowStart === windowStart) sum.requests += row.requests;
-    sum.storedBytes += row.storedBytes;
-    sum.playersSeen += row.playersSeen;
-  }
-  return sum;
+  copy.took(mark, shards, legacy);
+  return sumElsewhere(now, shard, shards, legacy, false);
 }
 
 /**
@@ -146,7 +141,7 @@ export async function admitCall(
     await checkBudget(tx, deps, caller, sum + window.pending, now);
   } catch (error) {
     // Refused, it read the experience's sum all the same: the process's reading calls check against it from now on.
-    window.wrote(0, 0, sum);
+    if (!elsewhere.copied) window.wrote(0, 0, sum);
     throw error;
   }
   row.requests += 1;

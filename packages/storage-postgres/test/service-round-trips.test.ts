@@ -11,6 +11,7 @@ import { SALE_HOLD_MS, tables } from "@playfield/core";
 import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqlStorage, pgliteDatabase, type SqlStorage } from "../src/index.js";
+import { PURGE_EVERY_MS } from "../../server/src/services/datastore/history.js";
 import { USAGE_FRESH_MS } from "../../server/src/services/datastore/usage-copy.js";
 import { countedDatabase, messagesOf } from "./counted-database.js";
 
@@ -173,5 +174,38 @@ describe("the usage a datastore Set reads", () => {
     expect(await set("abc")).toBe(1);
     expect(await set("abcd")).toBe(0);
     await server.lifecycle.idle();
+  });
+});
+
+describe("the expired old values a datastore Set looks for", () => {
+  it("should look once a second of the clock while a look finds less than a batch, and at once again after a whole batch", async () => {
+    const purging = createMemoryServer({ storage });
+    // Its own clock, past every other server's on this storage (the look is the storage's, one per process).
+    purging.clock.set(Date.now() + 365 * 24 * 3_600_000);
+    purging.clock.freeze();
+    const user = await purging.seed.user();
+    const join = () => purging.seed.gameToken(user, { sessionId: "gs_purge", experienceId: "exp_purge" });
+    let token = await join();
+    const ds = createClient({ baseUrl: "http://playfield.test", fetch: purging.fetch }).datastore;
+    const looks = async (value: number) => (await messagesOf(messages, () => ds.set({ key: "k", value: String(value) }, { token })))
+      .filter((text) => /"datastore_history" WHERE k2 >=/.test(text)).length;
+    expect(await looks(0)).toBe(1);
+    expect(await looks(1)).toBe(0);
+    purging.clock.advance(PURGE_EVERY_MS - 1);
+    expect(await looks(2)).toBe(0);
+    purging.clock.advance(1);
+    expect(await looks(3)).toBe(1);
+    for (let i = 4; i <= 20; i++) await looks(i);
+    // 20 old values of "k", all past the retention period now.
+    purging.clock.advance(purging.deps.config.datastore.retentionMs + PURGE_EVERY_MS);
+    token = await join();
+    const expired = () => storage.transact((tx) => tx.count(tables.datastoreHistory, "byReplacedAt", { range: { lte: purging.clock.now() - purging.deps.config.datastore.retentionMs } }));
+    expect(await looks(21)).toBe(1);
+    expect(await expired()).toBe(4);
+    // The look found a whole batch: the next write looks again at once, and purges the rest.
+    expect(await looks(22)).toBe(1);
+    expect(await expired()).toBe(0);
+    expect(await looks(23)).toBe(0);
+    await purging.lifecycle.idle();
   });
 });

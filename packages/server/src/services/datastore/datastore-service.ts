@@ -53,7 +53,7 @@ interface CallReads<S> {
    * conflict with.
    */
   snapshot?: (tx: Tx, caller: GameCaller) => Promise<S>;
-  /** A write: it purges expired old values (when no other write of this process is purging). */
+  /** A write: it purges expired old values (when no other write of this process is purging, and a look is due: history.ts). */
   write?: boolean;
 }
 
@@ -92,7 +92,7 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
     const answer = await transactAfterReads(deps.storage, async (tx): Promise<ReadsBefore<S>> => {
       const now = deps.clock.now();
       shard ??= leaseShard(counts, caller.userId);
-      if (reads.write) purge ??= leasePurge(deps.storage);
+      if (reads.write) purge ??= leasePurge(deps.storage, now);
       // Its refusal (a malformed request) is met after the membership's and the budget's, as if read in the transaction.
       const seen = reads.snapshot?.(tx, caller);
       seen?.catch(ignore);
@@ -105,7 +105,9 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
       const expiredRead = purge ? expiredOldValues(tx, now - deps.config.datastore.retentionMs) : null;
       expiredRead?.catch(ignore);
       const elsewhere = await elsewhereRead;
-      return { elsewhere, expired: expiredRead ? await expiredRead : NONE_EXPIRED, seen };
+      const expired = expiredRead ? await expiredRead : NONE_EXPIRED;
+      if (purge) purge.found = expired.length;
+      return { elsewhere, expired, seen };
     }, async (tx, read) => {
       // A run again: what the last run took is pending again, for this one to take.
       if (usage) usage.window.giveBack(usage.taken);
@@ -151,7 +153,7 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
   } finally {
     counts.leave();
     shard?.release();
-    purge?.release();
+    purge?.release(deps.clock.now());
   }
 }
 

@@ -9,30 +9,41 @@ import { tables, type DatastoreEntryRow, type DatastoreHistoryRow, type Datastor
  * transaction (a snapshot: a scan of the oldest rows inside every write's
  * serializable transaction would lock the index page that concurrent
  * writes insert into, and make them conflict), by one write of a process
- * at a time (concurrent writes would delete the same rows, and conflict).
+ * at a time (concurrent writes would delete the same rows, and conflict),
+ * and at most once a second of the injected clock while the last look found
+ * less than a batch (most writes then send no read for it at all).
  */
 
 /** Rows each write purges at most: more than one per write, so purging keeps up with any write rate. */
 const PURGE_BATCH = 16;
 
+/** How long after a look for expired old values that found less than a batch the next one waits (ms of the injected clock). */
+export const PURGE_EVERY_MS = 1_000;
+
 /** The purge of a storage (so of a process and database): held by one write of this process at a time. */
 export class PurgeLease {
   held = false;
+  /** Expired old values the holder's look found. */
+  found = 0;
+  /** No look before this time, unless the last found a whole batch (a backlog). */
+  nextAt = -Infinity;
 
-  release(): void {
+  release(now: number): void {
     this.held = false;
+    this.nextAt = this.found >= PURGE_BATCH ? -Infinity : now + PURGE_EVERY_MS;
   }
 }
 
 /** Each storage's purge lease: one object for the storage's life, so that taking it allocates nothing. */
 const purges = new WeakMap<object, PurgeLease>();
 
-/** Takes the purge for one write when no other write of this process has it: answers the lease (to `release`), or null. */
-export function leasePurge(storage: Storage): PurgeLease | null {
+/** Takes the purge for one write at `now` when no other write of this process has it and a look is due: answers the lease (to `release`), or null. */
+export function leasePurge(storage: Storage, now: number): PurgeLease | null {
   let lease = purges.get(storage);
   if (lease === undefined) purges.set(storage, lease = new PurgeLease());
-  if (lease.held) return null;
+  if (lease.held || now < lease.nextAt) return null;
   lease.held = true;
+  lease.found = 0;
   return lease;
 }
 

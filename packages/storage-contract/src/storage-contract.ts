@@ -162,6 +162,14 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
         expect(await run((tx) => tx.getMany(Accounts, []))).toEqual([]);
       });
 
+      it("should answer thousands of ids at once, in order (an adapter may split them into several statements)", async () => {
+        await putAll(Scores, Array.from({ length: 2_500 }, (_, i) => score(`s${i}`, i)));
+        const asked = Array.from({ length: 2_600 }, (_, i) => `s${2_599 - i}`);
+        const rows = await run((tx) => tx.getMany(Scores, asked));
+        expect(rows.slice(0, 100)).toEqual(Array.from({ length: 100 }, () => undefined));
+        expect(rows.slice(100)).toEqual(Array.from({ length: 2_500 }, (_, i) => score(`s${2_499 - i}`, 2_499 - i)));
+      });
+
       it("should see the transaction's own writes and deletes, and keep tables apart", async () => {
         await putAll(Accounts, [account("a1", "ann", 1), account("x", "xavier", 9)]);
         await putAll(Scores, [score("x", 5)]);

@@ -53,6 +53,7 @@ export { string, int64, int32, double, bool, bytes, timestamp, list, map, protoE
 export { addMessage, messageName, snakeCase, type ShapeTable, type MessageShape, type FieldShape, type FieldInfo } from "./wire/wire-shape.js";
 /** @private Internal code, does not follow semantic versioning. */
 export { readMessage, writeMessage, fillMessage } from "./wire/codec.js";
+export { messageWriters, type MessageWriter } from "./wire/message-writer.js";
 /** @private Internal code, does not follow semantic versioning. */
 export { mintClaims, isExpired, TokenType, DEFAULT_LIFETIMES, type TokenClaims, type TokenLifetimes } from "./domain/token-claims.js";
 export type { Clock, ManualClock } from "./ports/clock.js";

@@ -1,6 +1,6 @@
 import {
-  Code, PlayfieldError, UniqueViolation, codeToHttpStatus, fail, issuesToError, messageName, readMessage, shapeTable, toErrorJson, writeMessage,
-  type MessageShape,
+  Code, PlayfieldError, UniqueViolation, codeToHttpStatus, fail, issuesToError, messageName, messageWriters, readMessage, shapeTable, toErrorJson,
+  type MessageShape, type MessageWriter,
 } from "@playfield/core";
 import { authorize } from "./authorize.js";
 import { clientAddressOf } from "./client-address.js";
@@ -71,9 +71,12 @@ function readBody(call: IncomingCall, text: string): Record<string, unknown> {
  */
 export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, onInternalError: (error: unknown) => void): RpcHandler {
   const table = shapeTable();
-  const shapes = new Map<Route, { input: MessageShape; output: MessageShape }>();
+  const writerOf = messageWriters(table);
+  // The output's writer is compiled for its message (message-writer.ts) at the route's first answer: compiling
+  // every one would cost a server's start several times what the rest of it does.
+  const shapes = new Map<Route, { input: MessageShape; output: MessageShape; write: MessageWriter | null }>();
   for (const route of routes.values()) {
-    shapes.set(route, { input: table[messageName(route.method.input)]!, output: table[messageName(route.method.output)]! });
+    shapes.set(route, { input: table[messageName(route.method.input)]!, output: table[messageName(route.method.output)]!, write: null });
   }
 
   return {
@@ -102,7 +105,7 @@ export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, o
           }
           output = checked.data as Record<string, unknown>;
         }
-        return { status: 200, headers: ANSWER_HEADERS, body: JSON.stringify(writeMessage(table, shape.output, output)) };
+        return { status: 200, headers: ANSWER_HEADERS, body: JSON.stringify((shape.write ??= writerOf(shape.output.name))(output)) };
       } catch (reason) {
         if (reason instanceof PlayfieldError) {
           if (reason.code === Code.Internal) onInternalError(reason);

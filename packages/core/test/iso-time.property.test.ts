@@ -34,4 +34,25 @@ describe("parseBirthdate", () => {
       expect(parseBirthdate(text)).toEqual(real ? { year, month, day } : null);
     }), { numRuns: 5000 });
   });
+
+  it("should read exactly the texts it read with the RegExp YYYY-MM-DD", () => {
+    // The rule as it was written with a RegExp and checked through a Date.
+    const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+    const byPattern = (text: string) => {
+      const m = DATE.exec(text);
+      if (!m) return null;
+      const year = Number(m[1]), month = Number(m[2]), day = Number(m[3]);
+      const utc = new Date(Date.UTC(year, month - 1, day));
+      const real = utc.getUTCFullYear() === year && utc.getUTCMonth() === month - 1 && utc.getUTCDate() === day;
+      return real ? { year, month, day } : null;
+    };
+    const valid = fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }))
+      .map(([y, m, d]) => `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`);
+    // A valid date with one character changed: any text, other digits (Arabic-Indic, fullwidth), signs, a line end.
+    const put = fc.oneof(fc.string({ maxLength: 2 }), fc.constantFrom("\u0663", "\uff13", "+", " ", "\n", "/", ":", "", "-"));
+    const changed = fc.tuple(valid, fc.nat({ max: 11 }), put).map(([text, at, p]) => text.slice(0, at) + p + text.slice(at + 1));
+    fc.assert(fc.property(fc.oneof(valid, changed, fc.string({ maxLength: 12 })), (text) => {
+      expect(parseBirthdate(text)).toEqual(byPattern(text));
+    }), { numRuns: 10000 });
+  });
 });

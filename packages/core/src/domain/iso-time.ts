@@ -9,8 +9,8 @@
 const YEAR_10000 = 253_402_300_800_000;
 export const DAY_MS = 86_400_000;
 
-const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
-const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+/** The character code of the digit `n` (0-9). */
+const DIGIT = (n: number) => 48 + n;
 
 /**
  * A time in milliseconds since the epoch as ISO 8601 text, exactly as
@@ -41,5 +41,11 @@ export function isoTime(ms: number): string {
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${pad3(millis)}Z`;
+  // The 24 characters in one call: a template joins ~13 strings into a rope that the answer's JSON then flattens.
+  return String.fromCharCode(
+    DIGIT(Math.floor(year / 1000)), DIGIT(Math.floor(year / 100) % 10), DIGIT(Math.floor(year / 10) % 10), DIGIT(year % 10), 45,
+    DIGIT(Math.floor(month / 10)), DIGIT(month % 10), 45, DIGIT(Math.floor(day / 10)), DIGIT(day % 10), 84,
+    DIGIT(Math.floor(hours / 10)), DIGIT(hours % 10), 58, DIGIT(Math.floor(minutes / 10)), DIGIT(minutes % 10), 58,
+    DIGIT(Math.floor(seconds / 10)), DIGIT(seconds % 10), 46, DIGIT(Math.floor(millis / 100)), DIGIT(Math.floor(millis / 10) % 10), DIGIT(millis % 10), 90,
+  );
 }

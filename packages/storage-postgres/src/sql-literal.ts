@@ -1,8 +1,11 @@
 /*
- * Parameters written into a statement's text, for the one statement that
- * travels with BEGIN as a simple query (a simple query takes no parameters;
- * sending both at once saves a round trip per transaction). Only the kinds
- * of value the adapter binds are taken: bytes, text, whole numbers, null.
+ * Parameters written into a statement's text, for the statements a
+ * transaction sends as simple queries (tx-pipeline.ts) and for notices: a
+ * simple query takes no parameters, but carries several statements in one
+ * message (BEGIN with the first reads, the writes with COMMIT), and even one
+ * statement alone is one message where bound parameters are five. Only the
+ * kinds of value the adapter binds are taken: bytes, text, whole numbers,
+ * null.
  */
 
 /** `text` with each `$n` replaced by params[n - 1] as an SQL literal. */

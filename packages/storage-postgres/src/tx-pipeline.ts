@@ -166,23 +166,20 @@ export class Pipeline {
       if (this.failure !== undefined) throw this.failure;
       this.begun = true;
       if (commitToo) this.sealed = true;
-      if (!first && !commitToo && batch.length === 1) {
-        // One statement alone: bound parameters, no literals to write.
-        results = [await this.session.query(batch[0]!.text, batch[0]!.params)];
-      } else {
-        const texts: string[] = [];
-        if (before.length > 0) {
-          texts.push(this.options.beginBefore ?? "BEGIN READ ONLY");
-          for (const statement of before) texts.push(literal(statement));
-          texts.push("COMMIT");
-        }
-        if (first) texts.push(this.options.begin);
-        for (const statement of batch) texts.push(literal(statement));
-        if (commitToo) texts.push("COMMIT");
-        results = await this.session.batch(texts);
-        if (before.length > 0) beforeResults = results.slice(1, 1 + before.length);
-        if (first) results = results.slice(before.length > 0 ? before.length + 3 : 1);
+      // Even one statement alone goes as a simple query, its parameters written in: bound parameters take five
+      // protocol messages, which node-postgres writes to the socket one by one (a write costs the server more than the literals).
+      const texts: string[] = [];
+      if (before.length > 0) {
+        texts.push(this.options.beginBefore ?? "BEGIN READ ONLY");
+        for (const statement of before) texts.push(literal(statement));
+        texts.push("COMMIT");
       }
+      if (first) texts.push(this.options.begin);
+      for (const statement of batch) texts.push(literal(statement));
+      if (commitToo) texts.push("COMMIT");
+      results = await this.session.batch(texts);
+      if (before.length > 0) beforeResults = results.slice(1, 1 + before.length);
+      if (first) results = results.slice(before.length > 0 ? before.length + 3 : 1);
     } catch (error) {
       this.fail(error);
       for (const statement of [...before, ...batch]) statement.answer?.reject(error);

@@ -52,6 +52,8 @@ describe("round trips per transaction", () => {
     // The first read with its COMMIT, given up; then BEGIN with the first read, the second, COMMIT.
     expect(trips).toHaveLength(4);
     expect(trips.at(-1)).toBe("COMMIT");
+    // The second read went alone, as a simple query with its key written in: one message, where bound parameters make five.
+    expect(trips[2]).toMatch(/^SELECT data FROM .* WHERE id = '\\x[0-9a-f]+'::bytea$/);
   });
 
   it("should send a put that answers nothing with the next statement, and the last with COMMIT", async () => {

@@ -15,7 +15,9 @@
  * the 50 players sends, recorded, replayed by pgbench with no Node at all,
  * in alternating rounds. That rate bounds what any server could reach on
  * this database and machine, so the last table says how much of it
- * Playfield reaches, and whether 0.5 of memory is within reach at all.
+ * Playfield reaches, and whether 0.5 of memory is within reach at all; with
+ * the database on this machine, it also gives the CPU its processes spend
+ * per call (from /proc), against the server CPU of the same call on memory.
  *
  *   npm run bench -- http-storage
  *   PLAYFIELD_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --conditions=@playfield/source --import tsx bench/http-storage.bench.ts
@@ -114,6 +116,7 @@ async function databaseAlone(onPostgres: (what: string) => number, onMemory: (wh
     const rates = new Map(calls.map((c) => [c.name, [] as number[]]));
     const retries = new Map(calls.map((c) => [c.name, 0]));
     const failed = new Map(calls.map((c) => [c.name, 0]));
+    const cpu = new Map(calls.map((c) => [c.name, [] as number[]]));
     // A call that sends the database nothing (a Datastore Get once its rows are copied) has nothing to replay.
     const silent = (name: string) => recorded.scripts.get(name)!.every((script) => script === "");
     for (let round = 0; round < rounds; round++) {
@@ -122,19 +125,23 @@ async function databaseAlone(onPostgres: (what: string) => number, onMemory: (wh
         rates.get(call.name)!.push(result.rate);
         retries.set(call.name, retries.get(call.name)! + result.retries);
         failed.set(call.name, failed.get(call.name)! + result.failed);
+        if (result.cpuPerCall !== null) cpu.get(call.name)!.push(result.cpuPerCall);
       }
     }
     console.log(`\n### PostgreSQL alone: pgbench replaying the messages each call sends (${PLAYERS} players, a connection each replaying its own; ${rounds} rounds of ${seconds} s)\n`);
-    console.log(`| call, 50 players | messages | database alone | retries per call | failed after ${DEFAULT_MAX_ATTEMPTS} tries | Playfield on PostgreSQL | of the database alone | database alone / memory |`);
-    console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+    // Its CPU per call, when it runs on this machine: what a call costs the database itself, whoever sends it.
+    console.log(`| call, 50 players | messages | database alone | PostgreSQL CPU per call | retries per call | failed after ${DEFAULT_MAX_ATTEMPTS} tries | Playfield on PostgreSQL | of the database alone | database alone / memory |`);
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const call of calls) {
       if (silent(call.name)) {
-        console.log(`| ${call.name} | 0 | nothing to replay | | | ${formatRate(onPostgres(call.name))} | | |`);
+        console.log(`| ${call.name} | 0 | nothing to replay | | | | ${formatRate(onPostgres(call.name))} | | |`);
         continue;
       }
       const alone = median(rates.get(call.name)!);
       const done = alone * seconds * rounds;
-      console.log(`| ${call.name} | ${recorded.messages.get(call.name)} | ${formatRate(alone)} | ${(retries.get(call.name)! / done).toFixed(2)} | ${failed.get(call.name)} | ` +
+      const cpuPerCall = cpu.get(call.name)!;
+      const cpuText = cpuPerCall.length === 0 ? "not here" : `${median(cpuPerCall).toFixed(0)} µs`;
+      console.log(`| ${call.name} | ${recorded.messages.get(call.name)} | ${formatRate(alone)} | ${cpuText} | ${(retries.get(call.name)! / done).toFixed(2)} | ${failed.get(call.name)} | ` +
         `${formatRate(onPostgres(call.name))} | ${(onPostgres(call.name) / alone).toFixed(2)} | ${(alone / onMemory(call.name)).toFixed(2)} |`);
     }
   } finally {

@@ -15,8 +15,8 @@
  * what conflicts is only what different players share. It retries
  * serialization failures and deadlocks as often as the adapter does.
  */
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "@playfield/server-memory";
@@ -116,6 +116,41 @@ export interface PgbenchResult {
   failed: number;
   /** Runs again after a serialization failure or deadlock, in all. */
   retries: number;
+  /** CPU of this machine's PostgreSQL processes per replayed call, in µs (null: the database runs elsewhere). */
+  cpuPerCall: number | null;
+}
+
+/**
+ * CPU time so far of the PostgreSQL processes on this machine, in µs, the
+ * backends that exited included (their time is the postmaster's children's
+ * once it reaped them); null when none runs here. Other work of the
+ * database in the meantime (autovacuum) counts too.
+ */
+function postgresCpuMicros(): number | null {
+  if (!existsSync("/proc/self/stat")) return null;
+  let ticks = 0;
+  let found = false;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(")");
+    if (stat.slice(stat.indexOf("(") + 1, close) !== "postgres") continue;
+    found = true;
+    // utime, stime, cutime, cstime: the 14th to 17th fields of the line.
+    const fields = stat.slice(close + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return found ? (ticks * 1e6) / clockTicks() : null;
+}
+
+let ticksPerSecond: number | undefined;
+function clockTicks(): number {
+  return ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
 }
 
 /** Replays `scripts` for `seconds`, script i over and over on connection i. */
@@ -124,6 +159,7 @@ export async function replay(recorded: Recorded, scripts: readonly string[], sec
   try {
     const file = join(folder, "calls.sql");
     writeFileSync(file, scripts.map((script, i) => `\\${i === 0 ? "if" : "elif"} :client_id = ${i}\n${script}`).join("") + "\\endif\n");
+    const cpuBefore = postgresCpuMicros();
     const args = ["-n", "-M", "simple", "-c", String(scripts.length), "-j", "1", "-T", String(seconds), `--max-tries=${DEFAULT_MAX_ATTEMPTS}`, "-f", file, recorded.url];
     const out = await new Promise<string>((resolve, reject) => {
       execFile(PGBENCH, args, { env: { ...process.env, PGOPTIONS: `-c search_path=${recorded.schema}` }, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
@@ -131,11 +167,14 @@ export async function replay(recorded: Recorded, scripts: readonly string[], sec
         else resolve(stdout);
       });
     });
+    const cpuAfter = postgresCpuMicros();
     const number = (pattern: RegExp) => Number(pattern.exec(out)?.[1] ?? NaN);
+    const calls = number(/number of transactions actually processed: (\d+)/);
     return {
       rate: number(/tps = ([\d.]+)/),
       failed: number(/number of failed transactions: (\d+)/),
       retries: number(/total number of retries: (\d+)/) || 0,
+      cpuPerCall: cpuBefore === null || cpuAfter === null || !(calls > 0) ? null : (cpuAfter - cpuBefore) / calls,
     };
   } finally {
     rmSync(folder, { recursive: true, force: true });

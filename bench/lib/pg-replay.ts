@@ -167,6 +167,8 @@ export async function replay(recorded: Recorded, scripts: readonly string[], sec
         else resolve(stdout);
       });
     });
+    // The backends of pgbench's connections end as it exits: their time reaches the postmaster's once it reaps them.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const cpuAfter = postgresCpuMicros();
     const number = (pattern: RegExp) => Number(pattern.exec(out)?.[1] ?? NaN);
     const calls = number(/number of transactions actually processed: (\d+)/);

@@ -177,6 +177,23 @@ describe("the usage a datastore Set reads", () => {
   });
 });
 
+describe("a Get whose process's sum is stale", () => {
+  it("should read the sum, even with a fresh copy of the usage rows, so that the next Get sends nothing", async () => {
+    const user = await server.seed.user();
+    const token = await server.seed.gameToken(user, { sessionId: "gs_stale", experienceId: "exp_stale" });
+    const ds = clientOf(user.accessToken).datastore;
+    await ds.set({ key: "k", value: "1" }, { token });
+    const get = () => ds.get({ key: "k" }, { token });
+    await get();
+    // A new budget window: the process's sum of it is stale, its copy of the usage rows (read just now) is not.
+    server.clock.advance(60_000);
+    const first = await messagesOf(messages, get);
+    expect(first.filter((text) => /"datastore_usage_shards" WHERE k1 >=/.test(text))).toHaveLength(1);
+    expect(await messagesOf(messages, get)).toEqual([]);
+    await server.lifecycle.idle();
+  });
+});
+
 describe("the expired old values a datastore Set looks for", () => {
   it("should look once a second of the clock while a look finds less than a batch, and at once again after a whole batch", async () => {
     const purging = createMemoryServer({ storage });

@@ -97,9 +97,10 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
       const seen = reads.snapshot?.(tx, caller);
       seen?.catch(ignore);
       // Asked for together (one round trip on a database), without a Promise.all's objects.
-      // Under half its limits, the experience's usage as this process keeps it (usage-copy.ts): then nothing to read here but the purge's.
+      // Under half its limits, the experience's usage as this process keeps it (usage-copy.ts): then nothing to read here but the
+      // purge's. Not for a reading call run as a writing call (`snapshot`): it runs so because its process's sum is stale, and reads it.
       const { rows, window } = counts;
-      const elsewhereRead = rows.serves(now, deps.config.datastore, window.pending + window.writing)
+      const elsewhereRead = reads.snapshot === undefined && rows.serves(now, deps.config.datastore, window.pending + window.writing)
         ? rows.elsewhere(now, shard.shard)
         : usageElsewhere(tx, now, caller.experienceId, shard.shard, rows);
       const expiredRead = purge ? expiredOldValues(tx, now - deps.config.datastore.retentionMs) : null;

@@ -100,9 +100,8 @@ async function datastoreCall<T, S = undefined>(ctx: HandlerContext, reads: CallR
       // Under half its limits, the experience's usage as this process keeps it (usage-copy.ts): then nothing to read here but the
       // purge's. Not for a reading call run as a writing call (`snapshot`): it runs so because its process's sum is stale, and reads it.
       const { rows, window } = counts;
-      const elsewhereRead = reads.snapshot === undefined && rows.serves(now, deps.config.datastore, window.pending + window.writing)
-        ? rows.elsewhere(now, shard.shard)
-        : usageElsewhere(tx, now, caller.experienceId, shard.shard, rows);
+      const served = reads.snapshot === undefined ? rows.served(now, shard.shard, deps.config.datastore, window.pending + window.writing) : null;
+      const elsewhereRead = served ?? usageElsewhere(tx, now, caller.experienceId, shard.shard, rows);
       const expiredRead = purge ? expiredOldValues(tx, now - deps.config.datastore.retentionMs) : null;
       expiredRead?.catch(ignore);
       const elsewhere = await elsewhereRead;

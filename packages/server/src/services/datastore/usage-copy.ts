@@ -25,7 +25,7 @@ export interface UsageElsewhere {
  * since: the usage elsewhere without reading it, for a writing call that
  * starts while the rows are fresh (read under USAGE_FRESH_MS ago, as a
  * reading call's sum) and the experience is under half its budget and half
- * its cap (`serves`). One process: exact, as a read just before would be.
+ * its cap (`served`). One process: exact, as a read just before would be.
  * Across processes: another's writes count here once this process reads
  * again, under a second later; the last half of each limit is always
  * checked against a fresh read. On PostgreSQL this spares a writing call
@@ -42,14 +42,23 @@ export class UsageCopy {
   private readonly committedAt = new Map<number, number>();
 
   /**
-   * Whether a writing call at `now` may go by these rows: fresh, and the
-   * experience under half its base budget (with `uncommitted`, the calls this
-   * process counted and has not committed) and half its stored-bytes cap.
+   * The usage outside `shard` at `now` from these rows, when a writing call
+   * may go by them: fresh, and the experience under half its base budget
+   * (with `uncommitted`, the calls this process counted and has not
+   * committed) and half its stored-bytes cap; else null (read it).
    */
-  serves(now: number, limits: DatastoreLimits, uncommitted: number): boolean {
-    if (this.readAt < performance.now() - USAGE_FRESH_MS) return false;
-    const all = this.elsewhere(now, -1);
-    return (all.requests + uncommitted) * 2 < limits.requestsPerMinute && all.storedBytes * 2 < storedBytesCap(limits, all.playersSeen);
+  served(now: number, shard: number, limits: DatastoreLimits, uncommitted: number): UsageElsewhere | null {
+    if (this.readAt < performance.now() - USAGE_FRESH_MS) return null;
+    // The whole experience's sum once, then the caller's shard taken out of it.
+    const sum = sumElsewhere(now, -1, this.shards.values(), this.legacy, true);
+    if ((sum.requests + uncommitted) * 2 >= limits.requestsPerMinute || sum.storedBytes * 2 >= storedBytesCap(limits, sum.playersSeen)) return null;
+    const own = this.shards.get(shard);
+    if (own !== undefined) {
+      if (own.windowStart === budgetWindowStart(now)) sum.requests -= own.requests;
+      sum.storedBytes -= own.storedBytes;
+      sum.playersSeen -= own.playersSeen;
+    }
+    return sum;
   }
 
   /** A read of the rows starting: answers what `took` is given when it is done. */
@@ -73,11 +82,6 @@ export class UsageCopy {
   committed(row: DatastoreUsageShardRow): void {
     this.shards.set(row.shard, row);
     this.committedAt.set(row.shard, ++this.commits);
-  }
-
-  /** The usage outside `shard` at `now` (-1: all of it), from the rows held. */
-  elsewhere(now: number, shard: number): UsageElsewhere {
-    return sumElsewhere(now, shard, this.shards.values(), this.legacy, true);
   }
 }
 

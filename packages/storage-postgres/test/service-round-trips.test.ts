@@ -31,8 +31,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => storage.close());
 
-const clientOf = (accessToken: string) => createClient({
-  baseUrl: "http://playfield.test", fetch: server.fetch, tokenStore: createMemoryTokenStore({ accessToken, refreshToken: "", expiresAt: 0 }),
+const clientOf = (accessToken: string, on: MemoryServer = server) => createClient({
+  baseUrl: "http://playfield.test", fetch: on.fetch, tokenStore: createMemoryTokenStore({ accessToken, refreshToken: "", expiresAt: 0 }),
 });
 
 describe("messages per BuyItem", () => {
@@ -148,9 +148,7 @@ describe("the usage a datastore Set reads", () => {
     const limited = createMemoryServer({ storage, datastore: { requestsPerMinute: 8, requestsPerPlayer: 0 } });
     const user = await limited.seed.user();
     const token = await limited.seed.gameToken(user, { sessionId: "gs_copy", experienceId: "exp_copy" });
-    const ds = createClient({
-      baseUrl: "http://playfield.test", fetch: limited.fetch, tokenStore: createMemoryTokenStore({ accessToken: user.accessToken, refreshToken: "", expiresAt: 0 }),
-    }).datastore;
+    const ds = clientOf(user.accessToken, limited).datastore;
     // Each value one byte longer: every Set changes the stored bytes and writes its shard row.
     const reads: number[] = [];
     for (let i = 1; i <= 8; i++) reads.push(shardsRead(await messagesOf(messages, () => ds.set({ key: "k", value: JSON.stringify("x".repeat(i)) }, { token }))).length);

@@ -23,6 +23,7 @@ function recording(inner: Storage): Storage & { read: string[] } {
   const wrap = (tx: Tx): Tx => ({
     ...tx,
     get: (table: TableDef<never>, id) => (read.push(table.name), tx.get(table, id)),
+    getCached: (table: TableDef<never>, id) => (read.push(table.name), tx.getCached(table, id)),
     getMany: (table: TableDef<never>, ids) => (read.push(table.name), tx.getMany(table, ids)),
     query: (table: TableDef<never>, index, query) => (read.push(table.name), tx.query(table, index, query)),
     count: (table: TableDef<never>, index, query) => (read.push(table.name), tx.count(table, index, query)),

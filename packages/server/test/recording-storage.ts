@@ -18,6 +18,7 @@ export function recordingStorage(inner: Storage): RecordingStorage {
   const note = (table: TableDef<never>) => { written.set(table.name, table as TableDef<unknown>); };
   const recorded = (tx: Tx): Tx => ({
     get: (table, id) => tx.get(table, id),
+    getCached: (table, id) => tx.getCached(table, id),
     getMany: (table, ids) => tx.getMany(table, ids),
     query: (table, index, query) => tx.query(table, index, query),
     count: (table, index, query) => tx.count(table, index, query),

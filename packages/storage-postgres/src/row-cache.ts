@@ -24,6 +24,8 @@ export const ABSENT: unique symbol = Symbol("absent");
 export interface RowRead {
   readonly key: string;
   readonly state: { count: number; dropped: boolean };
+  /** A copy was dropped between the reader's start and this read's: what it finds may be older than that write, and is not kept. */
+  readonly late: boolean;
 }
 
 /** How much a row cache keeps at most; the oldest copies go first. */
@@ -54,6 +56,8 @@ export class RowCache {
   private readonly inFlight = new Map<string, { count: number; dropped: boolean }>();
   /** Whether copies may be served: off while notices of other processes cannot arrive. */
   serving: boolean;
+  /** Copies dropped so far (`drop`, `dropAll`): a transaction notes it when it starts, for `reading`'s `since`. */
+  drops = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -85,13 +89,18 @@ export class RowCache {
     return found.row;
   }
 
-  /** Starts a read of a row on the database; end it with `done`, whatever happens to the read. */
-  reading(table: string, id: string): RowRead {
+  /**
+   * Starts a read of a row on the database; end it with `done`, whatever happens to the read. `since`: `drops` when
+   * the reading transaction started, before its first statement. A transaction reads from a snapshot taken at its
+   * first statement, so a read made after that one (a later message) may miss a write committed since: it keeps
+   * nothing if any copy was dropped in between (one counter for every row: such reads are the rarer ones).
+   */
+  reading(table: string, id: string, since = this.drops): RowRead {
     const key = keyOf(table, id);
     let state = this.inFlight.get(key);
     if (state === undefined) this.inFlight.set(key, (state = { count: 0, dropped: false }));
     state.count++;
-    return { key, state };
+    return { key, state, late: since !== this.drops };
   }
 
   /**
@@ -101,7 +110,7 @@ export class RowCache {
   done(read: RowRead, row: unknown, chars = 0): void {
     const { key, state } = read;
     if (--state.count === 0 && this.inFlight.get(key) === state) this.inFlight.delete(key);
-    if (row === undefined || state.dropped || !this.serving || chars > this.maxRowChars) return;
+    if (row === undefined || state.dropped || read.late || !this.serving || chars > this.maxRowChars) return;
     this.remove(key);
     while (this.rows.size > 0 && (this.rows.size >= this.maxRows || this.chars + chars > this.maxChars)) this.remove(this.rows.keys().next().value!);
     this.rows.set(key, { row, at: this.now(), chars });
@@ -110,6 +119,7 @@ export class RowCache {
 
   /** Drops the copy of a row that was written. */
   drop(table: string, id: string): void {
+    this.drops++;
     const key = keyOf(table, id);
     this.remove(key);
     const state = this.inFlight.get(key);
@@ -118,6 +128,7 @@ export class RowCache {
 
   /** Drops every copy (a restore, a clear, notices that may have been missed). */
   dropAll(): void {
+    this.drops++;
     this.rows.clear();
     this.chars = 0;
     // Every read in flight is in `inFlight`: none keeps what it found.
@@ -162,6 +173,11 @@ export class CachedReadTx implements Tx {
     const row = table.cachedReads === true ? this.cache.get(table.name, id) : undefined;
     if (row === undefined) return this.miss();
     return row === ABSENT ? undefined : (row as R);
+  }
+
+  /** As `get`: a read-only transaction may take a copy of a row's absence too. */
+  getCached<R>(table: TableDef<R>, id: string): Promise<R | undefined> {
+    return this.get(table, id);
   }
 
   getMany<R>(_table: TableDef<R>, _ids: readonly string[]): Promise<(R | undefined)[]> {

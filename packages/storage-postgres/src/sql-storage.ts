@@ -334,6 +334,8 @@ class SqlTx implements Tx {
    * a put holding one cannot clash (its check would read the same snapshot), so it need not be waited for.
    */
   private absent: Set<string> | undefined;
+  /** The row cache's `drops` when this transaction started: reads keep copies only if none was dropped since (`RowCache.reading`). */
+  private readonly since: number;
 
   constructor(
     private readonly pipeline: Pipeline,
@@ -344,7 +346,9 @@ class SqlTx implements Tx {
     private readonly written: Written,
     /** Reads of the read-only transaction sent before this one (`transactAfterReads`). */
     private readonly first = false,
-  ) {}
+  ) {
+    this.since = rows?.cache.drops ?? 0;
+  }
 
   /** A read-only Tx whose reads go before this transaction, in its first message. */
   before(): SqlTx {
@@ -356,11 +360,32 @@ class SqlTx implements Tx {
     return this.first ? this.pipeline.runBefore<Row>(text, params) : this.pipeline.run<Row>(text, params);
   }
 
-  async get<R>(def: TableDef<R>, id: string) {
-    const table = this.layout(def as TableDef<unknown>);
+  get<R>(def: TableDef<R>, id: string) {
     // What a read-only transaction reads of a cached table is kept, unless the row was written meanwhile.
-    const cache = this.readOnly && def.cachedReads === true ? this.rows?.cache : undefined;
-    const read = cache?.reading(def.name, id);
+    return this.read(def, id, this.readOnly);
+  }
+
+  /**
+   * The copy of a row this process holds, if any and not of its absence; else a read in the transaction, kept as a
+   * read-only transaction's read is (so the next call takes the copy): a row written once is read once per process.
+   */
+  async getCached<R>(def: TableDef<R>, id: string) {
+    const cache = def.cachedReads === true ? this.rows?.cache : undefined;
+    // The reads before a transaction (`before`) have no row cache: they read.
+    if (cache === undefined) return this.get(def, id);
+    // Its own write: read in the transaction, and not kept (not committed).
+    if (this.wrote(def.name, id)) return this.read(def, id, false);
+    const copy = cache.get(def.name, id);
+    if (copy === undefined || copy === ABSENT) return this.read(def, id, true);
+    this.layout(def as TableDef<unknown>);
+    return copy as R;
+  }
+
+  /** A row read on the database; `keep`: what it finds is kept as a copy (a read-only transaction's reads, `getCached`'s). */
+  private async read<R>(def: TableDef<R>, id: string, keep: boolean) {
+    const table = this.layout(def as TableDef<unknown>);
+    const cache = keep && def.cachedReads === true ? this.rows?.cache : undefined;
+    const read = cache?.reading(def.name, id, this.since);
     // What the read found, to keep: nothing (undefined) if it fails.
     let found: R | typeof ABSENT | undefined;
     let chars = 0;
@@ -406,7 +431,7 @@ class SqlTx implements Tx {
     const keys = table.indexes.map((index) => encodedKeyOf(def.name, index, row));
     const data = encodeRow(row);
     const params = [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)];
-    this.wrote(def as TableDef<unknown>, id);
+    this.writing(def as TableDef<unknown>, id);
     // A put that cannot clash on a unique key (none held, or each looked up and found free) and moves no counted
     // index answers nothing: it goes with the next statement or COMMIT. A key found free is free for one put only.
     const mayClash = table.indexes.some((index, i) => index.unique && keys[i] !== null && !this.absent?.delete(absentKey(table, index, keys[i]!.bytes)));
@@ -422,8 +447,9 @@ class SqlTx implements Tx {
 
   async delete<R>(def: TableDef<R>, id: string) {
     const table = this.writable(def as TableDef<unknown>, "delete from");
+    // Noted before the statement goes: a `getCached` of the row asked meanwhile must not keep what this deletes.
+    this.writing(def as TableDef<unknown>, id);
     const rows = await this.pipeline.run<Reported & { found: number }>(table.delete, [primaryKeyBytes(table, id)]);
-    this.wrote(def as TableDef<unknown>, id);
     await this.resize(table, rows[0]);
     // Without counted indexes the statement answers a row per deleted row; with them, one row counting them.
     return table.counted.length === 0 ? rows.length > 0 : rows[0]!.found > 0;
@@ -459,9 +485,15 @@ class SqlTx implements Tx {
   }
 
   /** Records a write to a cached table: once the transaction commits, its copies go here and other processes are told (row-notices.ts). */
-  private wrote(def: TableDef<unknown>, id: string): void {
+  private writing(def: TableDef<unknown>, id: string): void {
     if (def.cachedReads !== true || this.rows === undefined) return;
     this.written.push([def.name, id]);
+  }
+
+  /** Whether this transaction wrote a row of a cached table (a few rows at most: a scan). */
+  private wrote(table: string, id: string): boolean {
+    for (const [t, i] of this.written) if (t === table && i === id) return true;
+    return false;
   }
 
   /** The table of a write: refused in a read-only transaction before anything reaches the database. */

@@ -40,7 +40,8 @@ export interface TableDef<Row = unknown, I extends string = string> {
    * Read on (nearly) every call and written rarely: an adapter whose reads
    * cost a round trip may answer `get` in a read-only transaction from a
    * copy this process keeps (of the row, or of its absence), dropped when
-   * the row is written (here at once, in other processes when they hear of it). A hint: the memory adapter
+   * the row is written (here at once, in other processes when they hear of it),
+   * and `getCached` in any transaction from a copy of the row. A hint: the memory adapter
    * reads every row at once anyway. docs/storage.md, "Cached rows".
    */
   cachedReads?: boolean;
@@ -102,6 +103,26 @@ export interface Cursor {
 /** A transaction. Reads see the transaction's own writes. */
 export interface Tx {
   get<R>(table: TableDef<R>, id: string): Promise<R | undefined>;
+  /**
+   * A row by primary key, as `get` answers it, except that on a table
+   * declared `cachedReads` it may come from this process's copy of the row
+   * instead of the transaction's reads: then it is the row as committed at
+   * most the copy's bound ago (writes through this process are seen at once;
+   * docs/storage.md, "Cached rows"), and it takes no part in the
+   * transaction's serializable reads (a concurrent write of it is no
+   * conflict). For rows whose staleness the rule allows: a row written once
+   * and never changed, or one a check outside the transaction has just read.
+   * In a writing transaction, a row the transaction wrote is read in it, and
+   * so is a row with no copy or copied as missing: "missing" is always the
+   * transaction's own answer, so a row created when missing is created once.
+   * (In a read-only transaction it may answer as `get` may there, a copy of
+   * the row's absence included.) An adapter that keeps no copies answers as `get`.
+   *
+   * @example
+   * const seen = await tx.getCached(tables.datastorePlayers, id); // no read on the database once copied
+   * if (!seen) await tx.put(tables.datastorePlayers, row); // missing: read in the transaction, so created once
+   */
+  getCached<R>(table: TableDef<R>, id: string): Promise<R | undefined>;
   /**
    * Rows by primary key, in the order of `ids` (undefined where there is no
    * row; an id asked twice is answered twice). One read, where `get` in a

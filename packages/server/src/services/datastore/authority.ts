@@ -37,9 +37,16 @@ async function requireWriteBySession(tx: Tx, caller: GameCaller, target: Datasto
  * by default; sessions with no record are left alone). Inside the call's
  * transaction; `session` is the session's record if the caller already
  * asked for it (read only for a silent member otherwise).
+ *
+ * The membership is the process's copy when it holds one (`getCached`): the
+ * token check read it moments ago, through the same copies, so reading it
+ * again in the transaction would tell no more than that check accepts (a
+ * Leave or sweep in another process seen once its notice arrives, at most
+ * the row cache's bound late: docs/storage.md, "Cached rows"). A member
+ * with no copy, or copied as gone, is read in the transaction.
  */
 export async function requireLiveMember(tx: Tx, deps: ServerDeps, caller: GameCaller, session?: Promise<GameSessionRow | undefined>): Promise<void> {
-  const member = await tx.get(tables.sessionMembers, `${caller.sessionId}:${caller.userId}`);
+  const member = await tx.getCached(tables.sessionMembers, `${caller.sessionId}:${caller.userId}`);
   if (!member) throw fail.denied("the player is no longer in this game session");
   if (member.lastHeartbeatAt >= deps.clock.now() - deps.sessions.silenceMs) return;
   if (await (session ?? tx.get(tables.gameSessions, caller.sessionId))) {

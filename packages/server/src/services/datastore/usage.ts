@@ -120,9 +120,10 @@ export async function admitCall(
   const windowStart = budgetWindowStart(now);
   const id = tables.datastoreUsageShardId(caller.experienceId, shard);
   const seenId = playerSeenId(caller);
-  // Asked for together, as `usageElsewhere`'s.
+  // Asked for together, as `usageElsewhere`'s. The player seen is written once and never changed: the process's copy
+  // tells what a read would (`getCached`); with no copy it is read in the transaction, so a new player is recorded once.
   const storedRead = tx.get(tables.datastoreUsageShards, id);
-  const seenRead = tx.get(tables.datastorePlayers, seenId);
+  const seenRead = tx.getCached(tables.datastorePlayers, seenId);
   seenRead.catch(ignore);
   const stored = await storedRead;
   const seen = await seenRead;

@@ -521,6 +521,66 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
       });
     });
 
+    describe("Tx.getCached", () => {
+      const cached = (id: string, options?: { readOnly?: boolean }) => storage.transact((tx) => tx.getCached(Devices, id), options);
+
+      it("should answer every write committed before it, in a writing and a read-only transaction: put, overwrite, delete", async () => {
+        for (const readOnly of [false, true]) {
+          await putAll(Devices, [account("g1", "ann", 1)]);
+          expect(await cached("g1", { readOnly })).toEqual(account("g1", "ann", 1));
+          expect(await cached("g1", { readOnly })).toEqual(account("g1", "ann", 1));
+          await putAll(Devices, [account("g1", "ann", 2)]);
+          expect(await cached("g1", { readOnly })).toEqual(account("g1", "ann", 2));
+          await run((tx) => tx.delete(Devices, "g1"));
+          expect(await cached("g1", { readOnly })).toBeUndefined();
+        }
+        // A table not declared cachedReads: as get.
+        await putAll(Accounts, [account("g2", "bob", 1)]);
+        expect(await run((tx) => tx.getCached(Accounts, "g2"))).toEqual(account("g2", "bob", 1));
+        expect(await run((tx) => tx.getCached(Accounts, "nobody"))).toBeUndefined();
+      });
+
+      it("should see the transaction's own writes and deletes", async () => {
+        await putAll(Devices, [account("g3", "ann", 1), account("g4", "bob", 1)]);
+        await cached("g3");
+        await cached("g4");
+        expect(await run(async (tx) => {
+          await tx.put(Devices, account("g3", "ann", 2));
+          await tx.delete(Devices, "g4");
+          await tx.put(Devices, account("g5", "cat", 1));
+          return Promise.all([tx.getCached(Devices, "g3"), tx.getCached(Devices, "g4"), tx.getCached(Devices, "g5")]);
+        })).toEqual([account("g3", "ann", 2), undefined, account("g5", "cat", 1)]);
+      });
+
+      it("should never answer a write that rolled back", async () => {
+        await putAll(Devices, [account("g6", "ann", 1)]);
+        await cached("g6");
+        await expect(run(async (tx) => {
+          await tx.put(Devices, account("g6", "ann", 99));
+          await tx.delete(Devices, "g6");
+          await tx.getCached(Devices, "g6");
+          throw new Error("changed my mind");
+        })).rejects.toThrow("changed my mind");
+        expect(await cached("g6")).toEqual(account("g6", "ann", 1));
+        expect(await cached("g6", { readOnly: true })).toEqual(account("g6", "ann", 1));
+      });
+
+      it("should answer a missing row as the transaction reads it: concurrent transactions that create it when missing create it once", async () => {
+        // Known missing first (an adapter may keep a copy of that): a writing transaction reads it all the same.
+        expect(await cached("once", { readOnly: true })).toBeUndefined();
+        expect(await cached("once")).toBeUndefined();
+        await Promise.all(Array.from({ length: 8 }, (_, i) => run(async (tx) => {
+          if (await tx.getCached(Devices, "once")) return;
+          await pause();
+          await tx.put(Devices, account("once", `creator${i}`, 1));
+          await tx.put(Members, { id: `creator${i}`, room: "once" });
+        })));
+        const creators = await query(Members, "byRoom", { equals: ["once"] });
+        expect(creators).toHaveLength(1);
+        expect((await cached("once"))?.owner).toBe(creators[0]!.id);
+      });
+    });
+
     describe("Storage.snapshot and Storage.restore (optional)", () => {
       /** Everything the tests below compare: every index of every table they write, in order. */
       const world = () => run(async (tx) => ({

@@ -48,6 +48,20 @@ describe("the row cache", () => {
     expect(cache.get("t", "a")).toBeUndefined();
   });
 
+  it("should not keep a read started after a copy was dropped since its transaction began (its snapshot may be older)", () => {
+    const cache = new RowCache(1_000, true);
+    const since = cache.drops;
+    cache.done(cache.reading("t", "a", since), { id: "a" });
+    expect(cache.get("t", "a")).toEqual({ id: "a" });
+    // Another row's write: the transaction's snapshot may now miss writes its later reads would otherwise keep.
+    cache.drop("t", "other");
+    cache.done(cache.reading("t", "b", since), { id: "b" });
+    expect(cache.get("t", "b")).toBeUndefined();
+    // A transaction begun after it keeps what it reads.
+    cache.done(cache.reading("t", "b", cache.drops), { id: "b" });
+    expect(cache.get("t", "b")).toEqual({ id: "b" });
+  });
+
   it("should keep a row's absence as a copy, dropped by a write like any copy", () => {
     const cache = new RowCache(1_000, true);
     cache.done(cache.reading("t", "gone"), ABSENT);
@@ -175,6 +189,39 @@ describe("cached rows on PGlite (one process)", () => {
     expect(answer).toEqual([undefined, 5]);
   });
 
+  it("should answer a writing transaction's getCached from the copy with no statement, and read in it a row with no copy, copied as missing, or written by it", async () => {
+    const rowReads = (sent: string[]) => sent.flatMap((text) => text.split("; ")).filter((text) => text.startsWith('SELECT data FROM "public"."cache_rows"')).length;
+    // A writing transaction: it also puts a row of another table.
+    const getCached = (id: string) => storage.transact(async (tx) => {
+      const n = (await tx.getCached(Cached, id))?.n;
+      await tx.put(Plain, { id: "last", n: n ?? -1 });
+      return n;
+    });
+    const readsOf = async (id: string, expected: number | undefined) => rowReads(await messagesOf(messages, async () => expect(await getCached(id)).toBe(expected)));
+    await write(storage, Cached, "g", 1);
+    // No copy (the write dropped it): read in the transaction, and kept; then taken from the copy.
+    expect(await readsOf("g", 1)).toBe(1);
+    expect(await readsOf("g", 1)).toBe(0);
+    expect(await readsOf("g", 1)).toBe(0);
+    await write(storage, Cached, "g", 2);
+    expect(await readsOf("g", 2)).toBe(1);
+    expect(await readsOf("g", 2)).toBe(0);
+    // Copied as missing: read in the transaction every time, as a row created when missing must be.
+    expect(await readN(storage, Cached, "none")).toBeUndefined();
+    expect(await readsOf("none", undefined)).toBe(1);
+    expect(await readsOf("none", undefined)).toBe(1);
+    // Its own write: read in the transaction; what it read of it is not kept.
+    const own = await messagesOf(messages, async () => expect(await storage.transact(async (tx) => {
+      await tx.put(Cached, { id: "g", n: 3 });
+      return (await tx.getCached(Cached, "g"))?.n;
+    })).toBe(3));
+    expect(rowReads(own)).toBe(1);
+    expect(await readsOf("g", 3)).toBe(1);
+    expect(await readsOf("g", 3)).toBe(0);
+    // A read-only transaction takes the copy a writing one kept.
+    expect(await messagesOf(messages, async () => expect(await readN(storage, Cached, "g")).toBe(3))).toEqual([]);
+  });
+
   it("should see a write made outside the storage once the copy is older than rowCacheMs", async () => {
     const outside = new PGlite();
     const short = createSqlStorage(pgliteDatabase(outside), { rowCacheMs: 50 });
@@ -263,6 +310,37 @@ describe.skipIf(url === null)("cached rows on PostgreSQL, two storages on one sc
     await within(2_000, () => readN(a, Cached, "shared"), 2);
     await b.transact((tx) => tx.delete(Cached, "shared"));
     await within(2_000, () => readN(a, Cached, "shared"), undefined);
+  });
+
+  it("should keep no copy of what a transaction read after another storage's write was heard of since it began (its snapshot is older)", async () => {
+    await write(a, Cached, "snapped", 1);
+    await write(a, Cached, "flag", 1);
+    await copied(a, "flag");
+    const stale = await a.transact(async (tx) => {
+      // The transaction's snapshot is taken here, before the other storage's write.
+      await tx.get(Cached, "other");
+      await b.transact(async (btx) => {
+        await btx.put(Cached, { id: "snapped", n: 2 });
+        await btx.put(Cached, { id: "flag", n: 2 });
+      });
+      // Heard of: the notice that drops "flag" dropped "snapped" (of which `a` has no copy) with it.
+      await within(2_000, () => readN(a, Cached, "flag"), 2);
+      return (await tx.getCached(Cached, "snapped"))?.n;
+    });
+    expect(stale).toBe(1);
+    expect(await readN(a, Cached, "snapped")).toBe(2);
+    expect(await a.transact(async (tx) => (await tx.getCached(Cached, "snapped"))?.n)).toBe(2);
+  });
+
+  it("should answer a writing transaction's getCached from the copy until another storage's write of the row is heard of", async () => {
+    await write(b, Cached, "seen", 1);
+    await copied(a, "seen");
+    const getCached = () => a.transact(async (tx) => (await tx.getCached(Cached, "seen"))?.n);
+    expect(await messagesOf(sent.get(a)!, async () => expect(await getCached()).toBe(1))).toEqual([]);
+    await write(b, Cached, "seen", 2);
+    await within(2_000, getCached, 2);
+    await b.transact((tx) => tx.delete(Cached, "seen"));
+    await within(2_000, getCached, undefined);
   });
 
   it("should drop a row known missing when another storage on the schema writes it", async () => {

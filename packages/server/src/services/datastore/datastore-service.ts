@@ -25,7 +25,9 @@ import {
  * before it, in a snapshot: usage.ts and history.ts say why.) The
  * transaction's first reads (the usage shard, the player seen, the
  * membership and the entry a call names) are asked for together: on a
- * database they go in one message, with the reads before it. A call that
+ * database they go in one message, with the reads before it; the player
+ * seen and the membership come from the process's copies when it holds
+ * them (`getCached`: usage.ts and authority.ts say why). A call that
  * writes nothing but its count (Get, ListKeys, ListOrdered) reads in a
  * read-only transaction and is counted in the process (`readingCall`,
  * counts-in-process.ts).

@@ -20,6 +20,12 @@ export interface PostgresStorageOptions extends SqlStorageOptions {
    * PostgreSQL directly, or a PgBouncer in session mode. Default: the pool's.
    */
   listenUrl?: string;
+  /**
+   * Keep statements prepared on each connection (default true). False when
+   * the pool's connections go through a pooler in transaction mode
+   * (PgBouncer): see docs/storage.md, "Isolation and retries".
+   */
+  prepare?: boolean;
 }
 
 /**
@@ -35,7 +41,7 @@ export interface PostgresStorageOptions extends SqlStorageOptions {
 export function createPostgresStorage(options: PostgresStorageOptions): SqlStorage {
   const source = options.pool ?? options.url;
   if (source === undefined) throw new Error("createPostgresStorage: give a url or a pool");
-  return createSqlStorage(pgDatabase(source, { listenUrl: options.listenUrl }), options);
+  return createSqlStorage(pgDatabase(source, { listenUrl: options.listenUrl, prepare: options.prepare }), options);
 }
 
 /** Where PGlite keeps its data. */

@@ -4,10 +4,14 @@
  */
 import pg from "pg";
 import type { Listener, ListenHandlers, SqlDatabase, SqlSession } from "./sql-database.js";
+import { PreparedStatements } from "./prepared-statements.js";
 import { literal } from "./sql-literal.js";
 
 /** The pause before listening again after the listening connection was lost. */
 const RELISTEN_MS = 1_000;
+
+/** Per connection, whichever pool it is used through: a client the pool ends (or drops as broken) takes its statements with it. */
+const prepared = new WeakMap<pg.PoolClient, PreparedStatements>();
 
 /** Options of `pgDatabase`. */
 export interface PgDatabaseOptions {
@@ -18,6 +22,14 @@ export interface PgDatabaseOptions {
    * in session mode).
    */
   listenUrl?: string;
+  /**
+   * Keep each statement prepared on the connection that sent it (default
+   * true: prepared-statements.ts). False when the pool's connections go
+   * through a pooler in transaction mode (PgBouncer), which hands each
+   * transaction to any server connection: statements then go with their
+   * parameters written in.
+   */
+  prepare?: boolean;
 }
 
 /**
@@ -39,7 +51,10 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: Pg
   return {
     kind: "postgres",
     async session(fn) {
-      const session = new PgSession(await pool.connect());
+      const client = await pool.connect();
+      let statements = prepared.get(client);
+      if (statements === undefined && options.prepare !== false) prepared.set(client, statements = new PreparedStatements());
+      const session = new PgSession(client, statements);
       try {
         return await fn(session);
       } finally {
@@ -130,7 +145,7 @@ class PgSession implements SqlSession {
   broken: Error | undefined = undefined;
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly client: pg.PoolClient) {}
+  constructor(readonly client: pg.PoolClient, readonly prepared: PreparedStatements | undefined) {}
 
   async query<Row>(text: string, params?: readonly unknown[]): Promise<Row[]> {
     // The last result is the one asked for.

@@ -13,7 +13,17 @@ const RETRYABLE = new Set([
   // before writing, so this is a concurrent insert that committed after the check
   // (PostgreSQL reports most of those as 40001); run again, the check then sees it.
   "23505",
+  // A prepared statement missing, or one of that name already there: a pooler handed the transaction to another
+  // server connection (prepared-statements.ts); the pipeline made its connection prepare everything anew.
+  "26000", // invalid_sql_statement_name
+  "42P05", // duplicate_prepared_statement
 ]);
+
+/** Whether `error` says the connection's prepared statements are not what the adapter thinks. */
+export function isLostStatement(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined;
+  return code === "26000" || code === "42P05";
+}
 
 /** Whether `error` is a database error after which the transaction is run again. */
 export function isRetryable(error: unknown): boolean {

@@ -3,8 +3,17 @@
  * runs on a PostgreSQL server (node-postgres) and on embedded PGlite.
  */
 
+import type { PreparedStatements } from "./prepared-statements.js";
+
 /** A connection's queries, run one after the other in call order. */
 export interface SqlSession {
+  /**
+   * The statements this connection has prepared, when its database keeps
+   * them per connection: a transaction's statements then go as EXECUTE
+   * (prepared-statements.ts). Without it they go with their parameters
+   * written in.
+   */
+  readonly prepared?: PreparedStatements;
   /**
    * Runs one statement with `$1…` parameters (Uint8Array for bytea) and
    * answers its rows. With no parameters it goes as a simple query, which may

@@ -20,6 +20,7 @@
  * A message that fails fails every statement in it: the database aborts the
  * transaction at the first failed statement, so nothing after it counts.
  */
+import { isLostStatement } from "./retry-policy.js";
 import { inlineParams } from "./sql-literal.js";
 import type { SqlSession } from "./sql-database.js";
 
@@ -161,38 +162,44 @@ export class Pipeline {
     const before = first ? this.before : [];
     this.before = [];
     let results: unknown[][];
-    let beforeResults: unknown[][] = [];
+    /** Per statement of `before` then `batch`, the index of the result that answers it. */
+    const answers: number[] = [];
+    /** Statements this message prepares on the connection. */
+    const fresh: string[] = [];
     try {
       if (this.failure !== undefined) throw this.failure;
       this.begun = true;
       if (commitToo) this.sealed = true;
-      // Even one statement alone goes as a simple query, its parameters written in: bound parameters take five
-      // protocol messages, which node-postgres writes to the socket one by one (a write costs the server more than the literals).
+      // Even one statement alone goes as a simple query: bound parameters take five protocol messages, which
+      // node-postgres writes to the socket one by one (a write costs the server more than the literals).
       const texts: string[] = [];
       if (before.length > 0) {
         texts.push(this.options.beginBefore ?? "BEGIN READ ONLY");
-        for (const statement of before) texts.push(literal(statement));
+        for (const statement of before) this.write(texts, answers, statement, fresh);
         texts.push("COMMIT");
       }
       if (first) texts.push(this.options.begin);
-      for (const statement of batch) texts.push(literal(statement));
+      for (const statement of batch) this.write(texts, answers, statement, fresh);
       if (commitToo) texts.push("COMMIT");
       results = await this.session.batch(texts);
-      if (before.length > 0) beforeResults = results.slice(1, 1 + before.length);
-      if (first) results = results.slice(before.length > 0 ? before.length + 3 : 1);
     } catch (error) {
+      if (isLostStatement(error)) this.session.prepared?.lost();
+      else this.session.prepared?.forget(fresh);
       this.fail(error);
       for (const statement of [...before, ...batch]) statement.answer?.reject(error);
       if (commit) throw error;
       return;
     }
     if (commitToo) this.committed = true;
-    for (let i = 0; i < before.length; i++) before[i]!.answer?.resolve((beforeResults[i] ?? []) as never[]);
-    for (let i = 0; i < batch.length; i++) batch[i]!.answer?.resolve((results[i] ?? []) as never[]);
+    for (let i = 0; i < before.length; i++) before[i]!.answer?.resolve((results[answers[i]!] ?? []) as never[]);
+    for (let i = 0; i < batch.length; i++) batch[i]!.answer?.resolve((results[answers[before.length + i]!] ?? []) as never[]);
   }
-}
 
-/** A statement as text, its parameters written in as literals. */
-function literal(statement: Statement): string {
-  return statement.params.length === 0 ? statement.text : inlineParams(statement.text, statement.params);
+  /** Appends `statement` to the message, as EXECUTE when the connection prepares statements, and where its rows will be. */
+  private write(texts: string[], answers: number[], statement: Statement, fresh: string[]): void {
+    const prepared = this.session.prepared;
+    if (prepared === undefined) texts.push(statement.params.length === 0 ? statement.text : inlineParams(statement.text, statement.params));
+    else prepared.write(texts, statement.text, statement.params, fresh);
+    answers.push(texts.length - 1);
+  }
 }

@@ -1,7 +1,13 @@
 /** A database that records each message it is sent, for tests that count round trips. */
 import type { SqlDatabase } from "../src/index.js";
 
-/** `database`, with each message pushed to `messages` (a batch as its statements joined by "; "). */
+/**
+ * `database`, with each message pushed to `messages` (a batch as its
+ * statements joined by "; "). Its sessions prepare no statements, so that a
+ * message reads as the statements it runs, their parameters written in;
+ * the messages are the same ones either way (test/prepared-statements.test.ts
+ * tests the prepared ones).
+ */
 export function countedDatabase(database: SqlDatabase, messages: string[]): SqlDatabase {
   return {
     ...database,

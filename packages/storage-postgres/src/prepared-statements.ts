@@ -1,0 +1,98 @@
+/*
+ * The statements one connection has PREPAREd (docs/storage.md, "Prepared
+ * statements"). A transaction's statements go as simple queries, several
+ * in one message (tx-pipeline.ts), and a simple query is parsed, analysed
+ * and planned anew each time: for the adapter's short statements that is
+ * most of what the database spends on them. So each statement with
+ * parameters goes as `EXECUTE name(literals)` of a statement the
+ * connection prepared the first time it sent it (`PREPARE name AS text`,
+ * in the same message): still one message, and planned once per
+ * connection (or per execution, where PostgreSQL finds a custom plan
+ * better).
+ *
+ * PREPARE is not undone by a rollback, and a message that fails leaves it
+ * unknown which of its PREPAREs ran: those names are dropped and never used
+ * again, so a name never meets an old statement of the same name. The
+ * statements a connection holds are bounded: once `max` names were given
+ * out, the next message begins with `DEALLOCATE ALL`, and the connection
+ * prepares again what it sends.
+ *
+ * A name holds a hash of its text: behind a pooler that hands each
+ * transaction to any server connection (PgBouncer in transaction mode, if
+ * the `prepare` option was left on), an EXECUTE can only find its own
+ * statement or none. None, or a PREPARE of a name already there, fails the
+ * transaction with a conflict the adapter runs again (retry-policy.ts),
+ * after `lost` made the connection prepare everything anew.
+ */
+import { inlineParams, literal } from "./sql-literal.js";
+
+/** Names given out per connection before it deallocates them all. */
+export const MAX_PREPARED = 256;
+
+/** Parameters of the longest statement prepared: longer ones (id lists of a batch read) go as literals, each length its own text. */
+const MAX_PREPARED_PARAMS = 32;
+
+/** One connection's prepared statements (a class: one per connection, used on every statement). */
+export class PreparedStatements {
+  private readonly names = new Map<string, string>();
+  /** Names given out since the last DEALLOCATE ALL, the dropped ones included. */
+  private given = 0;
+  /** The next name's number: never used twice on the connection. */
+  private next = 0;
+  constructor(private readonly max = MAX_PREPARED) {}
+
+  /**
+   * Appends to `texts` what runs `text` with `params` (`$1…`): its EXECUTE,
+   * after its PREPARE the first time, or the text with its parameters
+   * written in. The last text appended answers the statement's rows. A
+   * statement prepared now goes into `fresh`: `forget` it if the message
+   * fails.
+   */
+  write(texts: string[], text: string, params: readonly unknown[], fresh: string[]): void {
+    if (params.length === 0 || params.length > MAX_PREPARED_PARAMS) {
+      texts.push(params.length === 0 ? text : inlineParams(text, params));
+      return;
+    }
+    let name = this.names.get(text);
+    if (name === undefined) {
+      if (this.given >= this.max) {
+        texts.push("DEALLOCATE ALL");
+        this.names.clear();
+        this.given = 0;
+      }
+      name = `pf_${textHash(text)}_${this.next++}`;
+      this.given++;
+      this.names.set(text, name);
+      fresh.push(text);
+      texts.push(`PREPARE ${name} AS ${text}`);
+    }
+    let call = `EXECUTE ${name}(`;
+    for (let i = 0; i < params.length; i++) call += (i === 0 ? "" : ", ") + literal(params[i]);
+    texts.push(`${call})`);
+  }
+
+  /** The database lost a statement or holds one already (a pooler in between): prepare everything anew, after DEALLOCATE ALL. */
+  lost(): void {
+    this.names.clear();
+    this.given = this.max;
+  }
+
+  /** Drops the statements prepared in a message that failed: whether their PREPARE ran is unknown. */
+  forget(fresh: readonly string[]): void {
+    for (const text of fresh) this.names.delete(text);
+  }
+}
+
+/** 53 bits of `text` (cyrb53), in base 36: a name differs wherever texts do, well enough for a few thousand statements. */
+function textHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}

@@ -105,7 +105,7 @@ async function openStorage(choice: StorageChoice): Promise<{ storage: Storage; c
     return { storage: createMemoryStorage(), close: async () => undefined };
   }
   const [{ tables }, { createPgliteStorage, createPostgresStorage }] = await Promise.all([import("@playfield/core"), import("@playfield/storage-postgres")]);
-  const storage = choice.kind === "data-dir" ? createPgliteStorage({ dataDir: choice.dataDir }) : createPostgresStorage({ url: choice.url, schema: choice.schema, listenUrl: choice.listenUrl });
+  const storage = choice.kind === "data-dir" ? createPgliteStorage({ dataDir: choice.dataDir }) : createPostgresStorage({ url: choice.url, schema: choice.schema, listenUrl: choice.listenUrl, prepare: choice.prepare });
   try {
     await storage.init(tables.allTables);
   } catch (error) {

@@ -21,6 +21,16 @@ describe("playfield-server's arguments", () => {
     expect(parseServerArgs([], { DATABASE_URL: "" }).storage).toEqual({ kind: "memory" });
   });
 
+  it("should keep statements prepared unless --database-prepare (or DATABASE_PREPARE, with a PostgreSQL server only) is off", () => {
+    const url = "postgres://app@pooler:6432/game";
+    expect(parseServerArgs(["--database-url", url], {}).storage).toEqual({ kind: "postgres", url, schema: "public" });
+    expect(parseServerArgs(["--database-url", url, "--database-prepare", "off"], {}).storage).toEqual({ kind: "postgres", url, schema: "public", prepare: false });
+    expect(parseServerArgs([], { DATABASE_URL: url, DATABASE_PREPARE: "off" }).storage).toMatchObject({ prepare: false });
+    expect(parseServerArgs(["--database-prepare", "on"], { DATABASE_URL: url, DATABASE_PREPARE: "off" }).storage).not.toHaveProperty("prepare");
+    // Without a PostgreSQL server the variable is not read; the flag is refused.
+    expect(parseServerArgs([], { DATABASE_PREPARE: "off" }).storage).toEqual({ kind: "memory" });
+  });
+
   it("should listen for notices through --database-listen-url (or DATABASE_LISTEN_URL, with a PostgreSQL server only)", () => {
     const url = "postgres://app@pgbouncer:6432/game";
     const direct = "postgres://app@db:5432/game";
@@ -73,6 +83,8 @@ describe("playfield-server's arguments", () => {
     expect(refusal(["--database-url", "mysql://u:secret@h/db"])).toBe('--database-url must be a postgres:// or postgresql:// URL, got "mysql://u:***@h/db"');
     expect(refusal(["--database-schema", "x"])).toMatch(/^--database-schema needs a PostgreSQL server/);
     expect(refusal(["--database-listen-url", "postgres://db/game"])).toMatch(/^--database-listen-url goes with a PostgreSQL server/);
+    expect(refusal(["--data-dir", "d", "--database-prepare", "off"])).toMatch(/^--database-prepare goes with a PostgreSQL server/);
+    expect(refusal(["--database-url", "postgres://h/db", "--database-prepare", "no"])).toBe('--database-prepare must be on or off, got "no"');
     expect(refusal(["--data-dir", "d", "--database-listen-url", "postgres://db/game"])).toMatch(/^--database-listen-url goes with a PostgreSQL server/);
     expect(refusal(["--database-url", "postgres://h/db", "--database-listen-url", "http://u:pw@db/game"])).toBe('--database-listen-url must be a postgres:// or postgresql:// URL, got "http://u:***@db/game"');
     expect(refusal(["--database-url", "postgres://h/db"], { DATABASE_LISTEN_URL: "nope" })).toBe('DATABASE_LISTEN_URL must be a postgres:// or postgresql:// URL, got "nope"');

@@ -8,8 +8,11 @@
  * reaches, and whether a target against memory is reachable at all.
  *
  * Each recorded message goes as one simple query (its statements joined
- * with pgbench's `\;`), its parameters written in as literals, exactly as the
- * adapter sends a batch. pgbench runs one connection per player, each
+ * with pgbench's `\;`), exactly as the adapter sends a batch: EXECUTE of
+ * statements each connection prepared once, its parameters written in as
+ * literals. The calls are recorded on one connection, so the statements'
+ * names are one set: every connection of pgbench prepares them all before
+ * its first call. pgbench runs one connection per player, each
  * replaying its player's call over and over, so no two calls of one player
  * are ever in flight together (as if a server queued each player's calls):
  * what conflicts is only what different players share. It retries
@@ -20,10 +23,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "@playfield/server-memory";
+import pg from "pg";
 import { createSqlStorage, pgDatabase } from "@playfield/storage-postgres";
 import { DEFAULT_MAX_ATTEMPTS } from "../../packages/storage-postgres/src/retry-policy.js";
 import { inlineParams } from "../../packages/storage-postgres/src/sql-literal.js";
-import { countedDatabase, messagesOf } from "../../packages/storage-postgres/test/counted-database.js";
 import { dropSchema, freshSchema } from "../../packages/storage-postgres/test/postgres-schema.js";
 import { seedBenchWorld, type BenchPlayer } from "./bench-world.js";
 
@@ -47,6 +50,8 @@ export interface Recorded {
   schema: string;
   /** Per call name, per player: the pgbench script of one call. */
   scripts: Map<string, string[]>;
+  /** The PREPARE of every statement the scripts execute, each one statement. */
+  prepares: string[];
   /** Messages one call sent (the first player's), per call name. */
   messages: Map<string, number>;
   drop(): Promise<void>;
@@ -59,18 +64,23 @@ export interface Recorded {
 export async function recordCalls(url: string, players: number, calls: readonly ReplayCall[]): Promise<Recorded> {
   const schema = freshSchema("bench_replay");
   const sent: string[] = [];
-  const raw: string[] = [];
-  const database = countedDatabase(pgDatabase(url), raw);
-  // Record what each message is as the adapter wrote it; a single statement with bound parameters is inlined below.
+  const prepares: string[] = [];
+  // One connection: the statements it prepares are the only ones, under names the scripts can share.
+  const database = pgDatabase(new pg.Pool({ connectionString: url, max: 1 }));
+  // Record what each message is as the adapter wrote it (a single statement with bound parameters inlined), its PREPAREs apart.
   const recording: typeof database = {
     ...database,
     session: (fn) => database.session((session) => fn({
+      prepared: session.prepared,
       query: (text, params) => {
         sent.push(params && params.length > 0 ? inlineParams(text, params) : text);
         return session.query(text, params);
       },
       batch: (texts) => {
-        sent.push(texts.join(" \\; "));
+        if (texts.includes("DEALLOCATE ALL")) throw new Error("the recorded calls prepared more statements than a connection keeps");
+        prepares.push(...texts.filter((text) => text.startsWith("PREPARE ")));
+        const run = texts.filter((text) => !text.startsWith("PREPARE "));
+        if (run.length > 0) sent.push(run.join(" \\; "));
         return session.batch(texts);
       },
     })),
@@ -96,13 +106,13 @@ export async function recordCalls(url: string, players: number, calls: readonly 
         // The reading calls' counts this process kept are written now, not in the middle of the recorded call (docs/datastore.md).
         await server.lifecycle.idle();
         sent.length = 0;
-        await messagesOf(raw, send);
+        await send();
         if (!messages.has(call.name)) messages.set(call.name, sent.length);
         perPlayer.push(sent.map((message) => `${message};\n`).join(""));
       }
       scripts.set(call.name, perPlayer);
     }
-    return { url, schema, scripts, messages, drop: () => dropSchema(url, schema) };
+    return { url, schema, scripts, prepares, messages, drop: () => dropSchema(url, schema) };
   } finally {
     await server.close();
     await storage.close();
@@ -158,9 +168,12 @@ export async function replay(recorded: Recorded, scripts: readonly string[], sec
   const folder = mkdtempSync(join(tmpdir(), "playfield-replay-"));
   try {
     const file = join(folder, "calls.sql");
-    writeFileSync(file, scripts.map((script, i) => `\\${i === 0 ? "if" : "elif"} :client_id = ${i}\n${script}`).join("") + "\\endif\n");
+    // Each connection prepares the statements once (pgbench keeps a client's variables from one run of the script to the next);
+    // DEALLOCATE ALL first, in case pgbench runs the first script again after a failure.
+    const prepare = `\\if :prepared = 0\nDEALLOCATE ALL;\n${recorded.prepares.map((text) => `${text};\n`).join("")}\\set prepared 1\n\\endif\n`;
+    writeFileSync(file, prepare + scripts.map((script, i) => `\\${i === 0 ? "if" : "elif"} :client_id = ${i}\n${script}`).join("") + "\\endif\n");
     const cpuBefore = postgresCpuMicros();
-    const args = ["-n", "-M", "simple", "-c", String(scripts.length), "-j", "1", "-T", String(seconds), `--max-tries=${DEFAULT_MAX_ATTEMPTS}`, "-f", file, recorded.url];
+    const args = ["-n", "-M", "simple", "-D", "prepared=0", "-c", String(scripts.length), "-j", "1", "-T", String(seconds), `--max-tries=${DEFAULT_MAX_ATTEMPTS}`, "-f", file, recorded.url];
     const out = await new Promise<string>((resolve, reject) => {
       execFile(PGBENCH, args, { env: { ...process.env, PGOPTIONS: `-c search_path=${recorded.schema}` }, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
         if (error) reject(new Error(`pgbench: ${stderr || error.message}`));

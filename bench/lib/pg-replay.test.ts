@@ -18,7 +18,9 @@ describe.skipIf(url === null)("pg-replay: PostgreSQL alone replaying Playfield's
     expect(recorded.messages.get("Set")).toBeGreaterThanOrEqual(1);
     const scripts = recorded.scripts.get("Set")!;
     expect(scripts).toHaveLength(2);
-    for (const script of scripts) expect(script).toContain(`"${recorded.schema}"."datastore_entries"`);
+    // Each statement executes one the connection prepared: the PREPAREs go apart, every connection of pgbench sends them first.
+    for (const script of scripts) expect(script).toMatch(/^BEGIN .*EXECUTE pf_/s);
+    expect(recorded.prepares.some((text) => text.startsWith("PREPARE pf_") && text.includes(`"${recorded.schema}"."datastore_entries"`))).toBe(true);
   });
 
   it("should run the recorded writes again under pgbench, every transaction committed", async () => {

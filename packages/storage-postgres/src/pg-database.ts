@@ -105,7 +105,9 @@ function listenOn(config: pg.ClientConfig, pool: pg.Pool, channel: string, handl
     current.on("error", lost);
     current.on("end", lost);
     current.on("notification", (message) => {
-      if (client === current && message.channel === channel) handlers.notice(message.payload ?? "");
+      // Its own notices (sent on this connection) tell of writes this process already dropped its copies of: a copy
+      // made since is newer than the notice, and would be dropped for nothing.
+      if (client === current && message.channel === channel && message.processId !== backendPid(current)) handlers.notice(message.payload ?? "");
     });
     try {
       await current.connect();
@@ -133,6 +135,11 @@ function listenOn(config: pg.ClientConfig, pool: pg.Pool, channel: string, handl
       await current?.end().catch(() => undefined);
     },
   };
+}
+
+/** The server process of a connection (its BackendKeyData), which node-postgres keeps without typing it. */
+function backendPid(client: pg.Client): number | null {
+  return (client as unknown as { processID: number | null }).processID;
 }
 
 /**

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { defineTable } from "@playfield/core";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { createPostgresStorage } from "../src/index.js";
+import { createPostgresStorage, pgDatabase } from "../src/index.js";
 import { listenConfig } from "../src/pg-database.js";
 import { adminQuery, dropSchema, freshSchema } from "./postgres-schema.js";
 
@@ -46,6 +46,28 @@ describe.skipIf(url === null)("a storage listening through its listen URL", () =
       expect(listening).toEqual([{ query: expect.stringContaining(`"playfield_rows:${schema}"`) }]);
     } finally {
       await storage.close();
+    }
+  });
+});
+
+describe.skipIf(url === null)("notices on the listening connection", () => {
+  it("should hear the notices of other connections, not its own", async () => {
+    const database = pgDatabase(url!);
+    const channel = `playfield_test_${randomBytes(4).toString("hex")}`;
+    const heard: string[] = [];
+    let up: () => void;
+    const listening = new Promise<void>((resolve) => (up = resolve));
+    const listener = database.listen!(channel, { notice: (payload) => heard.push(payload), listening: (on) => on && up() });
+    try {
+      await listening;
+      // Its own notice goes on the listening connection; the other's is committed after it, so it arrives after it.
+      await listener.notify("own");
+      await adminQuery(url!, `SELECT pg_notify('${channel}', 'other')`);
+      for (let i = 0; i < 200 && heard.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(heard).toEqual(["other"]);
+    } finally {
+      await listener.stop();
+      await database.close();
     }
   });
 });

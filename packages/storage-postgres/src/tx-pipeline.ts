@@ -5,7 +5,9 @@
  * driver's parsing and a turn of the event loop), so:
  *
  * - statements asked for in the same turn (a `Promise.all` of reads) go
- *   together as one simple query, their parameters written in as literals;
+ *   together as one simple query, their parameters written in as literals
+ *   (as EXECUTE of statements the connection prepared, where it keeps them:
+ *   prepared-statements.ts);
  * - BEGIN travels with the first message;
  * - a write whose answer nothing waits for (a put to a table without unique
  *   or counted indexes) waits for the next message or for COMMIT;

@@ -135,6 +135,27 @@ describe.skipIf(url === null)("services on PostgreSQL, many players at once", ()
     expect(storage.writeRuns).toEqual(items.map(() => 1));
   });
 
+  it("should run one player's writes of one key made at once one after another in a server, none of them run twice", async () => {
+    const creator = await server.seed.user();
+    const experienceId = await experienceOf(creator.userId);
+    const player = await server.seed.user();
+    const token = await server.seed.gameToken(player, { sessionId: server.deps.ids.id("gs"), experienceId });
+    const client = createClient({ baseUrl: "http://playfield.test", fetch: server.fetch });
+    await client.datastore.set({ key: "save", value: "0" }, { token });
+    await client.datastore.incrementOrdered({ key: "", delta: 1 }, { token });
+    storage.runs.length = 0;
+    // Each writes the entry (or the ordered key): side by side on PostgreSQL, all but one would fail and run again.
+    const [sets, increments] = await Promise.all([
+      Promise.all(Array.from({ length: 8 }, (_, i) => client.datastore.set({ key: "save", value: String(i + 1) }, { token }))),
+      Promise.all(Array.from({ length: 8 }, () => client.datastore.incrementOrdered({ key: "", delta: 1 }, { token }))),
+    ]);
+    expect(sets.map((answer) => answer.version).sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(increments.map((answer) => answer.value).sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    // Every transaction ran once: the token checks' and the writes'.
+    expect(storage.runs.length).toBeGreaterThanOrEqual(16);
+    expect(storage.runs.filter((runs) => runs !== 1)).toEqual([]);
+  });
+
   it("should let 16 players of one experience Set datastore values at once, all succeeding, with the usage counted exactly", async () => {
     // In one minute: calls are counted per calendar minute, and a run that crossed one would count in two windows.
     server.clock.set(Date.UTC(2026, 5, 1, 12, 0, 0));

@@ -6,6 +6,7 @@ import type { GameCaller } from "../../rpc/caller.js";
 import type { HandlerContext } from "../../rpc/handler-context.js";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
+import { inTurn } from "../turns.js";
 import { requireLiveMember, requireWrite } from "./authority.js";
 import { checkValueSize, deleteEntry, resolveEntry, resolveScope, writeEntry, type EntryAddress, type ScopeFields } from "./entries.js";
 import { expiredOldValues, leasePurge, type PurgeLease } from "./history.js";
@@ -214,6 +215,18 @@ function readInTransaction<T, S>(ctx: HandlerContext, read: (tx: Tx, caller: Gam
   return datastoreCall(ctx, { snapshot: read }, async ({ started }) => fn(started));
 }
 
+/**
+ * The turn of the entry a write names (turns.ts): writes of one entry in this
+ * server run one after another instead of conflicting. From the request's
+ * fields as given, so that a malformed request still meets its refusal in
+ * the call, after the membership's and the budget's; two spellings of one
+ * entry (an empty store and "default") only miss each other's turn.
+ */
+function entryTurn(ctx: HandlerContext, req: ScopeFields & { key: string }): string {
+  const caller = gameCaller(ctx);
+  return `entry:${caller.experienceId}\u0000${req.store}\u0000${req.scope}\u0000${req.userId || caller.userId}\u0000${req.key}`;
+}
+
 /** Reads the entry a request names. */
 function entryOf(req: ScopeFields & { key: string }): CallReads<{ at: EntryAddress; current: DatastoreEntryRow | undefined }>["start"] {
   return async (tx, caller) => {
@@ -233,18 +246,18 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
 
   set(req, ctx) {
     const valueBytes = checkValueSize("value", req.value);
-    return datastoreCall(ctx, { start: entryOf(req), write: true }, async ({ tx, caller, usage, started: { at, current }, expired }) => {
+    return inTurn(ctx.deps, entryTurn(ctx, req), () => datastoreCall(ctx, { start: entryOf(req), write: true }, async ({ tx, caller, usage, started: { at, current }, expired }) => {
       await requireWrite(tx, caller, at.scope === "user" ? { kind: "user", userId: at.ownerId } : { kind: "global" });
       if (!setMayWrite(current?.version, req.ifVersion, req.version)) {
         return { ok: false, version: current?.version ?? 0, value: current?.value ?? "" };
       }
       const row = await writeEntry(tx, ctx.deps, usage, at, current, req.value, valueBytes, expired);
       return { ok: true, version: row.version, value: "" };
-    });
+    }));
   },
 
   update(req, ctx) {
-    return datastoreCall(ctx, { start: entryOf(req), write: true }, async ({ tx, caller, usage, started: { at, current }, expired }) => {
+    return inTurn(ctx.deps, entryTurn(ctx, req), () => datastoreCall(ctx, { start: entryOf(req), write: true }, async ({ tx, caller, usage, started: { at, current }, expired }) => {
       await requireWrite(tx, caller, at.scope === "user" ? { kind: "user", userId: at.ownerId } : { kind: "global" });
       // Merged as text: no stored value, of any size or depth, is parsed into objects or walked (the schema checked the patch).
       const value = mergeTopLevelText(current?.value, req.patch);
@@ -252,16 +265,16 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
       const valueBytes = checkValueSize("patch", value);
       const row = await writeEntry(tx, ctx.deps, usage, at, current, value, valueBytes, expired);
       return { value: row.value, version: row.version };
-    });
+    }));
   },
 
   delete(req, ctx) {
-    return datastoreCall(ctx, { start: entryOf(req), write: true }, async ({ tx, caller, usage, started: { at, current }, expired }) => {
+    return inTurn(ctx.deps, entryTurn(ctx, req), () => datastoreCall(ctx, { start: entryOf(req), write: true }, async ({ tx, caller, usage, started: { at, current }, expired }) => {
       await requireWrite(tx, caller, at.scope === "user" ? { kind: "user", userId: at.ownerId } : { kind: "global" });
       if (!current) return { found: false };
       await deleteEntry(tx, ctx.deps, usage, current, expired);
       return { found: true };
-    });
+    }));
   },
 
   listKeys(req, ctx) {
@@ -287,7 +300,9 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
 
   incrementOrdered(req, ctx) {
     const store = req.store || "default";
-    return datastoreCall(ctx, {
+    const player = gameCaller(ctx);
+    // One key's increments in turn (turns.ts), as an entry's writes.
+    return inTurn(ctx.deps, `ordered:${player.experienceId}\u0000${store}\u0000${req.key || player.userId}`, () => datastoreCall(ctx, {
       start: (tx, caller) => tx.get(tables.orderedEntries, tables.orderedEntryId(caller.experienceId, store, req.key || caller.userId)),
     }, async ({ tx, caller, usage, started: current }) => {
       const key = req.key || caller.userId;
@@ -300,7 +315,7 @@ export const datastoreService: ServiceImpl<typeof DatastoreService> = {
       };
       await tx.put(tables.orderedEntries, row);
       return { value };
-    });
+    }));
   },
 
   listOrdered(req, ctx) {

@@ -72,7 +72,7 @@ export type {
 } from "./storage/tables/index.js";
 export type { ChatMessageRow, ChatConversationRow, ChatReadRow } from "./storage/tables/index.js";
 export type { ExperienceVoteRow, ExperienceFavoriteRow, ExperienceTesterRow, ExperienceTermRow, ContentUploadRow, ContentBlobRow } from "./storage/tables/index.js";
-export type { WalletRow, LedgerRow, LedgerKind, ItemRow, ItemKind, OwnershipRow, OrderRow, TopUpOrderRow, TopUpStatus, PayoutRow, PayoutStatusName, CreatorDailyRow, ExperienceDailyRow, PlayerDayRow } from "./storage/tables/index.js";
+export type { WalletRow, LedgerRow, LedgerKind, ItemRow, ItemKind, ItemSalesRow, OwnershipRow, OrderRow, TopUpOrderRow, TopUpStatus, PayoutRow, PayoutStatusName, CreatorDailyRow, ExperienceDailyRow, PlayerDayRow } from "./storage/tables/index.js";
 export * from "./domain/wallet-math.js";
 export * from "./domain/sale-split.js";
 export * from "./domain/payout-rules.js";

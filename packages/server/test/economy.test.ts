@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Code } from "@playfield/core";
+import { Code, tables } from "@playfield/core";
 import { expectError, testServer, TRANSPORTS } from "./fixtures.js";
 import { experience, player, topUp } from "./economy-fixtures.js";
 import { knownOf } from "../src/services/economy/known-creators.js";
@@ -233,6 +233,31 @@ describe.each(TRANSPORTS)("EconomyService (%s)", (kind) => {
       expect(inventory.items.map((i) => i.id)).toEqual([pass.id, hat.id]);
       expect((await buyer.client.economy.listInventory({ kind: "avatar_hat" })).items.map((i) => i.id)).toEqual([hat.id]);
       expect((await buyer.client.economy.listInventory({ kind: "developer_product" })).items).toEqual([]);
+    });
+
+    it("should count sales without writing the item row: the row's own count (earlier versions') plus its shards, in every view", async () => {
+      await using t = await testServer(kind);
+      const maker = await player(t);
+      const buyers = await Promise.all([player(t), player(t), player(t)]);
+      const world = await experience(t, maker.user.userId);
+      const gems = await maker.client.economy.createItem({ kind: "developer_product", name: "Gems", price: 10, experienceId: world.id });
+      // Sold 5 times by a version that counted in the item row.
+      const storage = t.server.deps.storage;
+      const legacy = await storage.transact(async (tx) => {
+        const row = { ...(await tx.get(tables.items, gems.id))!, sales: 5 };
+        await tx.put(tables.items, row);
+        return row;
+      });
+      for (const buyer of buyers) await t.server.operator.wallets.grant(buyer.user.userId, 100);
+      const answers = [];
+      for (const buyer of buyers) for (let i = 0; i < 2; i++) answers.push((await buyer.client.economy.buyItem({ itemId: gems.id, expectedPrice: 10 })).item.sales);
+      expect(answers).toEqual([6, 7, 8, 9, 10, 11]);
+      const [row, shards] = await storage.transact(async (tx) => [await tx.get(tables.items, gems.id), await tx.getMany(tables.itemSales, tables.itemSalesIds(gems.id))] as const);
+      expect(row).toEqual(legacy);
+      expect(shards.reduce((sum, shard) => sum + (shard?.sales ?? 0), 0)).toBe(6);
+      expect((await t.client().economy.getItem({ itemId: gems.id })).sales).toBe(11);
+      expect((await t.client().economy.listItems({ experienceId: world.id })).items.map((i) => i.sales)).toEqual([11]);
+      expect((await maker.client.creator.listMyItems({})).items.map((i) => i.sales)).toEqual([11]);
     });
 
     it("should spend purchased first, then earned, and never pending", async () => {

@@ -22,7 +22,7 @@ const MAX_RUNS = 6;
 /** The storage, counting how many times each transaction's function runs (the adapter runs it again after a conflict). */
 function countingRuns(inner: Storage): Storage & { runs: number[]; writeRuns: number[] } {
   const runs: number[] = [];
-  /** The runs of `transact`'s read-write transactions alone (a read-only one answered from cached rows, then from the database, runs twice). */
+  /** The runs of read-write transactions alone (a read-only one answered from cached rows, then from the database, runs twice). */
   const writeRuns: number[] = [];
   return {
     ...inner,
@@ -40,7 +40,7 @@ function countingRuns(inner: Storage): Storage & { runs: number[]; writeRuns: nu
         if (options?.readOnly !== true) writeRuns.push(times);
       }
     },
-    // The datastore's calls run here (their usage sums are read before the transaction).
+    // The datastore's calls and BuyItem run here (usage sums, an item's sales shards: read before the transaction).
     async transactAfterReads(reads, fn) {
       let times = 0;
       try {
@@ -50,6 +50,7 @@ function countingRuns(inner: Storage): Storage & { runs: number[]; writeRuns: nu
         });
       } finally {
         runs.push(times);
+        writeRuns.push(times);
       }
     },
   };
@@ -118,7 +119,11 @@ describe.skipIf(url === null)("services on PostgreSQL, many players at once", ()
     expect(creatorWallet.pending).toBe(orders.reduce((total, order) => total + order.creatorShare + order.experienceShare, 0));
     const overview = await clientOf(creator.accessToken).creator.getOverview({});
     expect(overview.sales7d).toBe(PLAYERS);
+    // Every sale counted once, in the buyers' shards; the item row, which every buyer read, written by none.
     expect((await clientOf(creator.accessToken).economy.getItem({ itemId: item.id })).sales).toBe(PLAYERS);
+    const [row, shards] = await storage.transact(async (tx) => [await tx.get(tables.items, item.id), await tx.getMany(tables.itemSales, tables.itemSalesIds(item.id))] as const);
+    expect(row!.sales).toBe(0);
+    expect(shards.reduce((sum, shard) => sum + (shard?.sales ?? 0), 0)).toBe(PLAYERS);
   });
 
   it("should run one buyer's purchases made at once one after another in a server, none of them run twice", async () => {

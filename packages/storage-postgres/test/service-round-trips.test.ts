@@ -50,15 +50,19 @@ describe("messages per BuyItem", () => {
       itemId: item.id, expectedPrice: 100, requestId: "req-1", soldInExperienceId: "exp_host",
     });
 
-    // The first sale this server sees: the creators' rows are read once the item and the experience name them.
+    // The first sale this server sees: the creators' rows are read once the item and the experience name them. The
+    // item's sales shards, for the count the answer shows, in a snapshot just before the transaction, in its first message.
     const first = await tripsOf(() => buy(buyer));
     expect(first).toHaveLength(3);
-    expect(first[0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE;/);
+    expect(first[0]).toMatch(/^BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT [^;]*"item_sales"[^;]*; COMMIT; BEGIN ISOLATION LEVEL SERIALIZABLE;/);
     expect(first[2]).toMatch(/; COMMIT$/);
     // Then the creators are known: their rows are read with the item.
     const second = await tripsOf(() => buy(again));
     expect(second).toHaveLength(2);
     expect(second[1]).toMatch(/^INSERT .*; COMMIT$/s);
+    // The sale is counted in the buyer's shard of the item's sales, not in the item row.
+    expect(second.join("\n")).toMatch(/"item_sales" \(id/);
+    expect(second.join("\n")).not.toMatch(/"items" \(id/);
     // A retried request: its reads, then COMMIT; nothing charged again.
     const before = await clientOf(again.accessToken).economy.getWallet({});
     const replay = await tripsOf(() => buy(again));

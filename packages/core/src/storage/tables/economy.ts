@@ -92,6 +92,11 @@ export interface ItemRow {
   experienceId: string;
   thumbnailUrl: string;
   listed: boolean;
+  /**
+   * Sales counted in the row itself: those before sales were counted in
+   * `item_sales`, and 0 for items created since. The item's sales are this
+   * plus its `item_sales` rows (`itemSalesIds`); a sale no longer writes the row.
+   */
   sales: number;
   createdAt: number;
   updatedAt: number;
@@ -108,6 +113,41 @@ export const items = defineTable<ItemRow>()({
     listedByKind: { key: (row) => (row.listed ? [row.kind, row.seq] : null) },
     listedByExperience: { key: (row) => (row.listed && row.experienceId ? [row.experienceId, row.seq] : null) },
   },
+});
+
+/** Shards of an item's sales count: a sale bumps its buyer's shard (as it bumps its creator's daily row of that shard). */
+export const ITEM_SALES_SHARDS = 8;
+
+/**
+ * One shard of an item's sales count. Every sale would otherwise write the
+ * item row, so concurrent buyers of one item would take turns on it
+ * (docs/storage.md, "Hot rows"): a sale bumps the row of its buyer's shard
+ * (`shardOf(buyerId, ITEM_SALES_SHARDS)`), and readers sum an item's rows
+ * (by id: no index to keep up per sale) with the item row's own `sales`.
+ */
+export interface ItemSalesRow {
+  /** `itemSalesId(itemId, shard)` */
+  id: string;
+  itemId: string;
+  shard: number;
+  sales: number;
+}
+
+export function itemSalesId(itemId: string, shard: number): string {
+  return `${itemId}:${shard}`;
+}
+
+/** The ids of every shard of `itemId`'s sales count, in shard order. */
+export function itemSalesIds(itemId: string): string[] {
+  const ids: string[] = [];
+  for (let shard = 0; shard < ITEM_SALES_SHARDS; shard++) ids.push(itemSalesId(itemId, shard));
+  return ids;
+}
+
+export const itemSales = defineTable<ItemSalesRow>()({
+  name: "item_sales",
+  primaryKey: (row) => row.id,
+  indexes: {},
 });
 
 /** An item a user owns (avatar items and game passes; developer products are consumed, not owned). */

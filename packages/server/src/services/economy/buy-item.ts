@@ -1,10 +1,11 @@
 import {
-  fail, planSpend, SALE_HOLD_MS, splitSale, tables, withChanges,
-  type EconomyService, type MethodOutput, type MethodRequest, type OrderRow, type Tx, type WalletRow,
+  fail, planSpend, SALE_HOLD_MS, splitSale, tables,
+  type EconomyService, type ItemRow, type ItemSalesRow, type MethodOutput, type MethodRequest, type OrderRow, type Tx, type WalletRow,
 } from "@playfield/core";
 import type { ServerDeps } from "../../server-deps.js";
 import { iso } from "../identity/accounts.js";
 import { recordSaleStats, saleDailyId } from "../creator/stats.js";
+import { bumpedShard, saleShardId } from "./item-sales.js";
 import { AVATAR_KINDS, itemOf, ownedOnce, ownershipId } from "./items.js";
 import { knownOf, remember } from "./known-creators.js";
 import { emptyWallet, isDue, nextSeq, post, readHolds, settle, walletView, type Holds, type Posting } from "./ledger.js";
@@ -34,8 +35,22 @@ function heldOf(dueIds: readonly string[], heldRows: readonly Holds[], userId: s
   return dueIds.length === 0 ? undefined : heldRows[dueIds.indexOf(userId)];
 }
 
-/** Buys `req.itemId` for `buyerId` in `tx`: charges the buyer, pays the creators' shares (held), writes the order. */
-export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string, req: BuyItemRequest): Promise<BuyItemResponse> {
+/**
+ * The item's sales shards, read in a snapshot just before BuyItem's transaction (`salesRead`; `transactAfterReads`,
+ * on PostgreSQL in its first message): only for the count the answer shows. Read in the transaction, they would
+ * make every two concurrent buyers of the item conflict, as the item row did when it held the count.
+ */
+export function readSalesShards(tx: Tx, itemId: string): Promise<(ItemSalesRow | undefined)[]> {
+  return tx.getMany(tables.itemSales, tables.itemSalesIds(itemId));
+}
+
+/**
+ * Buys `req.itemId` for `buyerId` in `tx`: charges the buyer, pays the creators' shares (held), writes the order.
+ * `salesRead`: `readSalesShards` of the item, from before the transaction.
+ */
+export async function buyInTransaction(
+  tx: Tx, deps: ServerDeps, buyerId: string, req: BuyItemRequest, salesRead: Promise<readonly (ItemSalesRow | undefined)[]>,
+): Promise<BuyItemResponse> {
   const known = knownOf(deps);
   const now = deps.clock.now();
   const itemCreator = known.creators.get(req.itemId);
@@ -57,14 +72,18 @@ export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string
   const experienceRead = req.soldInExperienceId ? tx.get(tables.experiences, req.soldInExperienceId) : undefined;
   const ownedRead = tx.get(tables.ownership, ownershipId(buyerId, req.itemId));
   const walletsRead = tx.getMany(tables.wallets, walletIds);
-  const creatorsRead = itemCreator === undefined ? undefined : tx.getMany(tables.users, [itemCreator]);
+  const creatorsRead = itemCreator === undefined ? undefined : tx.get(tables.users, itemCreator);
+  const shardId = saleShardId(req.itemId, buyerId);
+  const shardRead = tx.get(tables.itemSales, shardId);
   const dailyRead = dailyIds.length === 0 ? undefined : tx.getMany(tables.creatorDaily, dailyIds);
   const heldRead = dueIds.length === 0 ? undefined : Promise.all(dueIds.map((id) => readHolds(tx, id, now)));
+  salesRead.catch(ignore);
   foundRead.catch(ignore);
   experienceRead?.catch(ignore);
   ownedRead.catch(ignore);
   walletsRead.catch(ignore);
   creatorsRead?.catch(ignore);
+  shardRead.catch(ignore);
   dailyRead?.catch(ignore);
   heldRead?.catch(ignore);
   const prior = priorRead === undefined ? NONE : await priorRead;
@@ -72,7 +91,8 @@ export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string
   const experience = experienceRead && await experienceRead;
   const ownedAlready = await ownedRead;
   const walletRows = await walletsRead;
-  const creatorRows = creatorsRead === undefined ? NONE : await creatorsRead;
+  const knownCreator = creatorsRead === undefined ? undefined : await creatorsRead;
+  const shard = await shardRead;
   const dailyRows = dailyRead === undefined ? NONE : await dailyRead;
   const heldRows = heldRead === undefined ? NONE : await heldRead;
   if (found) remember(known.creators, found.id, found.creatorId);
@@ -82,8 +102,8 @@ export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string
     if (first.itemId !== req.itemId) throw fail.invalid("requestId: already used for a different item");
     // A retried or duplicate request: the first result again, nothing charged.
     if (!found) throw fail.notFound("itemId: no such item");
-    const creator = itemCreator === found.creatorId ? creatorRows[0] : await tx.get(tables.users, found.creatorId);
-    const item = itemOf(found, creator, ownedOnce(found.kind) && ownedAlready !== undefined);
+    const creator = itemCreator === found.creatorId ? knownCreator : await tx.get(tables.users, found.creatorId);
+    const item = itemOf(found, creator, ownedOnce(found.kind) && ownedAlready !== undefined, salesAfter(found, shardId, shard, await salesRead));
     return { wallet: walletView(first.walletAfter), item, transactionId: first.transactionId };
   }
   if (!found) throw fail.notFound("itemId: no such item");
@@ -146,8 +166,9 @@ export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string
     createdAt: now,
     seq,
   };
-  const sold = withChanges(item, { sales: item.sales + 1 });
-  await tx.put(tables.items, sold);
+  // The sale counted in the buyer's shard: the item row is not written.
+  const bumped = bumpedShard(item.id, shardId, shard);
+  await tx.put(tables.itemSales, bumped);
   if (ownedOnce(item.kind)) {
     await tx.put(tables.ownership, { id: ownershipId(buyerId, item.id), userId: buyerId, itemId: item.id, kind: item.kind, acquiredAt: now, seq });
   }
@@ -164,7 +185,8 @@ export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string
   statsPut.catch(ignore);
   await orderPut;
   const more = moreRead === undefined ? NONE : await moreRead;
-  const creator = creatorRead === undefined ? creatorRows[0] : await creatorRead;
+  const creator = creatorRead === undefined ? knownCreator : await creatorRead;
+  const others = await salesRead;
   await statsPut;
   // The sellers' wallets as read above: the buyer's is the only one written so far, and no share is the buyer's.
   const paid: WalletRow[] = [];
@@ -176,5 +198,15 @@ export async function buyInTransaction(tx: Tx, deps: ServerDeps, buyerId: string
   remember(known.releases, buyerId, bought.wallet.nextReleaseAt);
   for (const written of paid) remember(known.releases, written.userId, written.nextReleaseAt);
   // Just bought: owned when the kind is owned once (the ownership row above), never otherwise.
-  return { wallet: walletView(bought.wallet), item: itemOf(sold, creator, ownedOnce(item.kind)), transactionId: bought.row.id };
+  return { wallet: walletView(bought.wallet), item: itemOf(item, creator, ownedOnce(item.kind), salesAfter(item, shardId, bumped, others)), transactionId: bought.row.id };
+}
+
+/**
+ * The item's sales as the answer shows them: its row's count, the buyer's shard as the transaction leaves it, and
+ * the other shards as read just before the transaction (a sale committed meanwhile in another shard is not in it).
+ */
+function salesAfter(item: ItemRow, shardId: string, own: ItemSalesRow | undefined, shards: readonly (ItemSalesRow | undefined)[]): number {
+  let sales = item.sales + (own?.sales ?? 0);
+  for (const row of shards) if (row !== undefined && row.id !== shardId && row.itemId === item.id) sales += row.sales;
+  return sales;
 }

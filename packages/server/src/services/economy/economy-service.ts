@@ -1,4 +1,4 @@
-import { fail, tables, type EconomyService, type ItemKind, type ItemRow, type TopUpOrderRow } from "@playfield/core";
+import { fail, tables, transactAfterReads, type EconomyService, type ItemKind, type ItemRow, type TopUpOrderRow } from "@playfield/core";
 import type { HandlerContext } from "../../rpc/handler-context.js";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
@@ -7,7 +7,7 @@ import { EXPERIENCE_KINDS, itemView, itemViews, ownedItems, ownExperience, requi
 import { nextSeq, settledWallet, walletView } from "./ledger.js";
 import { providerOf } from "../../ports/payments/index.js";
 import { inBuyerTurn } from "./buyer-turns.js";
-import { buyInTransaction } from "./buy-item.js";
+import { buyInTransaction, readSalesShards } from "./buy-item.js";
 
 /** The origin of this server as the caller reached it, for absolute checkout URLs. */
 function originOf(ctx: HandlerContext): string {
@@ -151,7 +151,9 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   buyItem(req, ctx) {
     const buyerId = ctx.user().userId;
     const { deps } = ctx;
-    return inBuyerTurn(deps, buyerId, () => deps.storage.transact((tx) => buyInTransaction(tx, deps, buyerId, req)));
+    return inBuyerTurn(deps, buyerId, () => transactAfterReads(
+      deps.storage, (tx) => readSalesShards(tx, req.itemId), (tx, salesRead) => buyInTransaction(tx, deps, buyerId, req, salesRead),
+    ));
   },
 
   async listInventory(req, ctx) {

@@ -2,6 +2,7 @@ import {
   fail, tables,
   type EconomyService, type ExperienceRow, type ItemKind, type ItemRow, type MethodOutput, type Tx, type UserRow,
 } from "@playfield/core";
+import { salesOf } from "./item-sales.js";
 
 /* Items as the API shows them, and the ownership rules (DESIGN.md "Ownership"). */
 
@@ -17,21 +18,22 @@ export const ownedOnce = (kind: ItemKind) => kind !== "developer_product";
 
 export const ownershipId = (userId: string, itemId: string) => `${userId}:${itemId}`;
 
-/** Renders items for a viewer (null: anonymous): creator name and whether the viewer owns each. Two reads, however many items. */
+/** Renders items for a viewer (null: anonymous): creator name, sales and whether the viewer owns each. Three reads, however many items. */
 export async function itemViews(tx: Tx, rows: readonly ItemRow[], viewerId: string | null): Promise<Item[]> {
   const creatorIds = [...new Set(rows.map((row) => row.creatorId))];
   const ownable = viewerId === null ? [] : rows.filter((row) => ownedOnce(row.kind));
-  const [creatorRows, ownershipRows] = await Promise.all([
+  const [creatorRows, ownershipRows, sales] = await Promise.all([
     tx.getMany(tables.users, creatorIds),
     tx.getMany(tables.ownership, ownable.map((row) => ownershipId(viewerId!, row.id))),
+    salesOf(tx, rows),
   ]);
   const creators = new Map<string, UserRow | undefined>(creatorIds.map((id, i) => [id, creatorRows[i]]));
   const owned = new Set(ownable.filter((_, i) => ownershipRows[i] !== undefined).map((row) => row.id));
-  return rows.map((row) => itemOf(row, creators.get(row.creatorId), owned.has(row.id)));
+  return rows.map((row, i) => itemOf(row, creators.get(row.creatorId), owned.has(row.id), sales[i]!));
 }
 
-/** An item as the API shows it, from its row, its creator's row (if any) and whether the viewer owns it. */
-export function itemOf(row: ItemRow, creator: UserRow | undefined, owned: boolean): Item {
+/** An item as the API shows it, from its row, its creator's row (if any), whether the viewer owns it and its sales (`item-sales.ts`). */
+export function itemOf(row: ItemRow, creator: UserRow | undefined, owned: boolean, sales: number): Item {
   return {
     id: row.id,
     kind: row.kind,
@@ -43,7 +45,7 @@ export function itemOf(row: ItemRow, creator: UserRow | undefined, owned: boolea
     experienceId: row.experienceId,
     thumbnailUrl: row.thumbnailUrl,
     owned,
-    sales: row.sales,
+    sales,
   };
 }
 

@@ -72,7 +72,8 @@ export async function buyInTransaction(
   const experienceRead = req.soldInExperienceId ? tx.get(tables.experiences, req.soldInExperienceId) : undefined;
   const ownedRead = tx.get(tables.ownership, ownershipId(buyerId, req.itemId));
   const walletsRead = tx.getMany(tables.wallets, walletIds);
-  const creatorsRead = itemCreator === undefined ? undefined : tx.get(tables.users, itemCreator);
+  // The creator's row, for its name: a copy this process keeps will do (docs/economy.md, "Buying").
+  const creatorsRead = itemCreator === undefined ? undefined : tx.getCached(tables.users, itemCreator);
   const shardId = saleShardId(req.itemId, buyerId);
   const shardRead = tx.get(tables.itemSales, shardId);
   const dailyRead = dailyIds.length === 0 ? undefined : tx.getMany(tables.creatorDaily, dailyIds);
@@ -102,7 +103,7 @@ export async function buyInTransaction(
     if (first.itemId !== req.itemId) throw fail.invalid("requestId: already used for a different item");
     // A retried or duplicate request: the first result again, nothing charged.
     if (!found) throw fail.notFound("itemId: no such item");
-    const creator = itemCreator === found.creatorId ? knownCreator : await tx.get(tables.users, found.creatorId);
+    const creator = itemCreator === found.creatorId ? knownCreator : await tx.getCached(tables.users, found.creatorId);
     const item = itemOf(found, creator, ownedOnce(found.kind) && ownedAlready !== undefined, salesAfter(found, shardId, shard, await salesRead));
     return { wallet: walletView(first.walletAfter), item, transactionId: first.transactionId };
   }
@@ -178,7 +179,7 @@ export async function buyInTransaction(
   // In turn, as the first reads.
   const orderPut = tx.put(tables.orders, order);
   const moreRead = unread.length > 0 ? tx.getMany(tables.wallets, unread) : undefined;
-  const creatorRead = itemCreator === item.creatorId ? undefined : tx.get(tables.users, item.creatorId);
+  const creatorRead = itemCreator === item.creatorId ? undefined : tx.getCached(tables.users, item.creatorId);
   const statsPut = recordSaleStats(tx, now, { buyerId, creatorId: item.creatorId, creatorShare: split.creatorShare, sellingCreatorId: order.sellingCreatorId, experienceShare }, { ids: dailyIds, rows: dailyRows });
   moreRead?.catch(ignore);
   creatorRead?.catch(ignore);

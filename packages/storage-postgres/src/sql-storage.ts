@@ -435,7 +435,7 @@ class SqlTx implements Tx {
     // A put that cannot clash on a unique key (none held, or each looked up and found free) and moves no counted
     // index answers nothing: it goes with the next statement or COMMIT. A key found free is free for one put only.
     const mayClash = table.indexes.some((index, i) => index.unique && keys[i] !== null && !this.absent?.delete(absentKey(table, index, keys[i]!.bytes)));
-    if (table.counted.length === 0 && !mayClash) return this.pipeline.defer(table.put, params);
+    if (table.counted.length === 0 && !mayClash) return this.pipeline.defer(table.putUnchecked, params);
     const rows = await this.pipeline.run<Reported & { clash: number | null }>(table.put, params);
     const clash = rows[0]?.clash;
     if (clash !== undefined && clash !== null) {

@@ -62,6 +62,11 @@ export interface TableLayout {
   byName: ReadonlyMap<string, IndexLayout>;
   /** The upsert of a row, checking unique keys first and moving counts (see `putSql`). */
   put: string;
+  /**
+   * The upsert alone, for a put that cannot clash (each unique key null, or looked up and found free) on a table
+   * without counted indexes: `put` less its check, which would find nothing (about 10–20 µs of the database's CPU a put).
+   */
+  putUnchecked: string;
   /** The delete of a row by id, moving counts (see `deleteSql`). */
   delete: string;
   /** The counted indexes, in declaration order (the order of `split<j>` and `merge<j>`). */
@@ -114,6 +119,7 @@ export function tableLayout(schema: string, def: TableDef<unknown>, stored: Stor
     indexes,
     byName: new Map([[PRIMARY_INDEX, primary], ...indexes.map((index) => [index.name, index] as const)]),
     put: putSql(sql, indexes, sizes),
+    putUnchecked: upsertSql(sql, indexes, ""),
     delete: deleteSql(sql, indexes, sizes),
     counted: indexes.flatMap((index) => countedOf(sql, index) ?? []),
   };
@@ -130,16 +136,12 @@ export function tableLayout(schema: string, def: TableDef<unknown>, stored: Stor
  * `merge<j>`), or null.
  */
 function putSql(table: string, indexes: readonly IndexLayout[], sizes: BucketSizes): string {
-  const columns = ["id", "data", ...indexes.map((index) => index.column)];
-  const values = columns.map((column, i) => `$${i + 1}::${column === "data" ? "text" : "bytea"}`);
-  const upsert = `INSERT INTO ${table} (${columns.join(", ")}) SELECT ${values.join(", ")}`;
-  const update = `ON CONFLICT (id) DO UPDATE SET ${columns.slice(1).map((column) => `${column} = EXCLUDED.${column}`).join(", ")}`;
   const unique = indexes.flatMap((index, i) => (index.unique ? [{ i, column: index.column, param: i + 3 }] : []));
   const counted = indexes.flatMap((index, i) => {
     const found = countedOf(table, index);
     return found === null ? [] : [{ index: found, param: i + 3 }];
   });
-  if (unique.length === 0 && counted.length === 0) return `${upsert} ${update}`;
+  if (unique.length === 0 && counted.length === 0) return upsertSql(table, indexes, "");
   const ctes: string[] = [];
   const select = [unique.length === 0 ? "NULL::int AS clash" : "(SELECT min(i) FROM clash) AS clash"];
   if (counted.length > 0) ctes.push(`old AS (SELECT ${counted.map(({ index }) => index.column).join(", ")} FROM ${table} WHERE id = $1::bytea)`);
@@ -147,13 +149,21 @@ function putSql(table: string, indexes: readonly IndexLayout[], sizes: BucketSiz
     const clash = unique.map(({ i, column, param }) => `SELECT ${i} AS i FROM ${table} WHERE ${column} = $${param}::bytea AND id <> $1::bytea`).join(" UNION ALL ");
     ctes.push(`clash AS (${clash})`);
   }
-  ctes.push(`written AS (${upsert}${unique.length > 0 ? " WHERE NOT EXISTS (SELECT FROM clash)" : ""} ${update} RETURNING 1)`);
+  ctes.push(`written AS (${upsertSql(table, indexes, unique.length > 0 ? " WHERE NOT EXISTS (SELECT FROM clash)" : "")} RETURNING 1)`);
   counted.forEach(({ index, param }, j) => {
     const move = moveCountsSql(index, j, sizes, { from: "old", key: `old.${index.column}` }, `$${param}::bytea`);
     ctes.push(...move.ctes);
     select.push(...move.columns);
   });
   return `WITH ${ctes.join(", ")} SELECT ${select.join(", ")}`;
+}
+
+/** The upsert of one row ($1 id, $2 data, then one key per index); `where`: a WHERE clause of its SELECT (" WHERE …"), or "". */
+function upsertSql(table: string, indexes: readonly IndexLayout[], where: string): string {
+  const columns = ["id", "data", ...indexes.map((index) => index.column)];
+  const values = columns.map((column, i) => `$${i + 1}::${column === "data" ? "text" : "bytea"}`);
+  const update = columns.slice(1).map((column) => `${column} = EXCLUDED.${column}`).join(", ");
+  return `INSERT INTO ${table} (${columns.join(", ")}) SELECT ${values.join(", ")}${where} ON CONFLICT (id) DO UPDATE SET ${update}`;
 }
 
 /** The delete of one row ($1 id), answering `found`, and with counted indexes a bucket to merge per counted index (`merge<j>`). */

@@ -12,7 +12,8 @@ import { countedDatabase, messagesOf } from "./counted-database.js";
 
 interface Row { id: string; n: number; tag: string }
 const Plain = defineTable<Row>()({ name: "trips_plain", primaryKey: (row) => row.id, indexes: {} });
-const Unique = defineTable<Row>()({ name: "trips_unique", primaryKey: (row) => row.id, indexes: { byTag: { key: (row) => [row.tag], unique: true } } });
+/** A row with no tag is left out of the unique index (as an order without a requestId). */
+const Unique = defineTable<Row>()({ name: "trips_unique", primaryKey: (row) => row.id, indexes: { byTag: { key: (row) => (row.tag ? [row.tag] : null), unique: true } } });
 
 const messages: string[] = [];
 const pglite = new PGlite();
@@ -125,11 +126,21 @@ describe("round trips per transaction", () => {
       await tx.put(Unique, { id: "f2", n: 0, tag: "looked-up" }).catch((error: unknown) => { clashed = error; });
     }));
     expect(clashed).toBeInstanceOf(UniqueViolation);
-    // The lookup; the first put with the second (which waits for its answer); COMMIT.
+    // The lookup; the first put, unchecked, with the second (checked: it waits for its answer); COMMIT.
     expect(trips).toHaveLength(3);
-    expect(trips[1]).toMatch(/^WITH clash .*"f1".*; WITH clash .*"f2"/s);
+    expect(trips[1]).toMatch(/^INSERT [^;]*"f1"[^;]*; WITH clash .*"f2"/s);
     const stored = await storage.transact((tx) => Promise.all([tx.get(Unique, "f1"), tx.get(Unique, "f2")]), { readOnly: true });
     expect(stored.map((row) => row?.tag)).toEqual(["looked-up", undefined]);
+  });
+
+  it("should write a put whose unique keys are all null as the upsert alone, unchecked and not waited for", async () => {
+    const trips = await tripsOf(() => storage.transact(async (tx) => {
+      await tx.put(Unique, { id: "untagged-1", n: 0, tag: "" });
+      await tx.put(Unique, { id: "untagged-2", n: 0, tag: "" });
+    }));
+    expect(trips).toEqual([expect.stringMatching(/^BEGIN ISOLATION LEVEL SERIALIZABLE; INSERT [^;]*"untagged-1"[^;]*; INSERT [^;]*"untagged-2"[^;]*; COMMIT$/s)]);
+    const stored = await storage.transact((tx) => tx.getMany(Unique, ["untagged-1", "untagged-2"]), { readOnly: true });
+    expect(stored.map((row) => row?.id)).toEqual(["untagged-1", "untagged-2"]);
   });
 
   it("should roll back deferred puts with the transaction when its function throws", async () => {

@@ -115,8 +115,8 @@ export const items = defineTable<ItemRow>()({
   },
 });
 
-/** Shards of an item's sales count: a sale bumps its buyer's shard (as it bumps its creator's daily row of that shard). */
-export const ITEM_SALES_SHARDS = 8;
+/** Shards of an item's sales count: a sale bumps its buyer's shard (as it bumps its creator's daily row of the same shard: as many). */
+export const ITEM_SALES_SHARDS = 16;
 
 /**
  * One shard of an item's sales count. Every sale would otherwise write the

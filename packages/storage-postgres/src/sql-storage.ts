@@ -356,8 +356,9 @@ class SqlTx implements Tx {
     return new SqlTx(this.pipeline, this.layoutOf, true, this.sizes, undefined, this.written, true);
   }
 
-  private run<Row>(text: string, params: readonly unknown[]): Promise<Row[]> {
-    return this.first ? this.pipeline.runBefore<Row>(text, params) : this.pipeline.run<Row>(text, params);
+  /** `prepare`: false for a query or count, whose best plan depends on its values (Pipeline.run). */
+  private run<Row>(text: string, params: readonly unknown[], prepare = true): Promise<Row[]> {
+    return this.first ? this.pipeline.runBefore<Row>(text, params, prepare) : this.pipeline.run<Row>(text, params, prepare);
   }
 
   get<R>(def: TableDef<R>, id: string) {
@@ -460,7 +461,7 @@ class SqlTx implements Tx {
     const layout = indexOf(table, index);
     const statement = selectSql(table, layout, query, this.sizes);
     if (statement === null) return [];
-    const rows = await this.run<{ data: string }>(statement.text, statement.params);
+    const rows = await this.run<{ data: string }>(statement.text, statement.params, false);
     if (rows.length === 0 && layout.unique && query.equals !== undefined && query.range === undefined && query.after === undefined && !query.offset) {
       (this.absent ??= new Set()).add(absentKey(table, layout, encodeKey(query.equals)));
     }
@@ -471,7 +472,7 @@ class SqlTx implements Tx {
     const table = this.layout(def as TableDef<unknown>);
     const statement = countSql(table, indexOf(table, index), query, this.sizes);
     if (statement === null) return 0;
-    const rows = await this.run<{ n: number }>(statement.text, statement.params);
+    const rows = await this.run<{ n: number }>(statement.text, statement.params, false);
     return Math.min(rows[0]!.n, statement.cap ?? Infinity);
   }
 
@@ -508,8 +509,8 @@ class SqlTx implements Tx {
     if (reported === undefined) return;
     for (const [j, index] of table.counted.entries()) {
       const split = reported[`split${j}`], merge = reported[`merge${j}`];
-      if (typeof split === "string") await this.pipeline.run(splitSql(index, this.sizes), bucketBounds(split));
-      if (typeof merge === "string") await this.pipeline.run(mergeSql(index, this.sizes), bucketBounds(merge));
+      if (typeof split === "string") await this.pipeline.run(splitSql(index, this.sizes), bucketBounds(split), false);
+      if (typeof merge === "string") await this.pipeline.run(mergeSql(index, this.sizes), bucketBounds(merge), false);
     }
   }
 }

@@ -37,6 +37,8 @@ export class ReadsAfterCommit extends Error {
 interface Statement {
   text: string;
   params: readonly unknown[];
+  /** Prepared on the connection, where it keeps statements; false for a statement whose best plan depends on its values. */
+  prepare: boolean;
   /** Absent for a deferred write: nothing waits for its rows. */
   answer?: { resolve: (rows: never[]) => void; reject: (error: unknown) => void };
 }
@@ -75,30 +77,33 @@ export class Pipeline {
     this.failure ??= error;
   }
 
-  /** Runs `text` in order with the others and answers its rows. */
-  run<Row>(text: string, params: readonly unknown[]): Promise<Row[]> {
+  /**
+   * Runs `text` in order with the others and answers its rows. `prepare`: false for a statement whose best plan
+   * depends on its values (a range, an offset), which PostgreSQL would otherwise plan once for all values.
+   */
+  run<Row>(text: string, params: readonly unknown[], prepare = true): Promise<Row[]> {
     return new Promise<Row[]>((resolve, reject) => {
-      this.push({ text, params, answer: { resolve: resolve as (rows: never[]) => void, reject } });
+      this.push({ text, params, prepare, answer: { resolve: resolve as (rows: never[]) => void, reject } });
       this.schedule();
     });
   }
 
   /** Runs a read in the read-only transaction before this one: only until the first message goes. */
-  runBefore<Row>(text: string, params: readonly unknown[]): Promise<Row[]> {
+  runBefore<Row>(text: string, params: readonly unknown[], prepare = true): Promise<Row[]> {
     return new Promise<Row[]>((resolve, reject) => {
       if (this.begun || this.sealed) {
         const error = new Error("the reads before a transaction must all be asked for at once, before its first statement goes");
         this.fail(error);
         throw error;
       }
-      this.before.push({ text, params, answer: { resolve: resolve as (rows: never[]) => void, reject } });
+      this.before.push({ text, params, prepare, answer: { resolve: resolve as (rows: never[]) => void, reject } });
       this.schedule();
     });
   }
 
   /** Queues a write nothing waits for: it goes with the next message, or with COMMIT. */
   defer(text: string, params: readonly unknown[]): void {
-    this.push({ text, params });
+    this.push({ text, params, prepare: true });
   }
 
   /** Sends what is left and COMMIT (nothing when no statement was asked for, or the first message committed). */
@@ -200,7 +205,7 @@ export class Pipeline {
   /** Appends `statement` to the message, as EXECUTE when the connection prepares statements, and where its rows will be. */
   private write(texts: string[], answers: number[], statement: Statement, fresh: string[]): void {
     const prepared = this.session.prepared;
-    if (prepared === undefined) texts.push(statement.params.length === 0 ? statement.text : inlineParams(statement.text, statement.params));
+    if (prepared === undefined || !statement.prepare) texts.push(statement.params.length === 0 ? statement.text : inlineParams(statement.text, statement.params));
     else prepared.write(texts, statement.text, statement.params, fresh);
     answers.push(texts.length - 1);
   }

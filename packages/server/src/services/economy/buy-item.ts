@@ -1,11 +1,11 @@
 import {
   fail, planSpend, SALE_HOLD_MS, splitSale, tables,
-  type EconomyService, type ItemRow, type ItemSalesRow, type MethodOutput, type MethodRequest, type OrderRow, type Tx, type WalletRow,
+  type EconomyService, type ItemSalesRow, type MethodOutput, type MethodRequest, type OrderRow, type Tx, type WalletRow,
 } from "@playfield/core";
 import type { ServerDeps } from "../../server-deps.js";
 import { iso } from "../identity/accounts.js";
 import { recordSaleStats, saleDailyId } from "../creator/stats.js";
-import { bumpedShard, saleShardId } from "./item-sales.js";
+import { bumpedShard, saleShard, salesSum } from "./item-sales.js";
 import { AVATAR_KINDS, itemOf, ownedOnce, ownershipId } from "./items.js";
 import { knownOf, remember } from "./known-creators.js";
 import { emptyWallet, isDue, nextSeq, post, readHolds, settle, walletView, type Holds, type Posting } from "./ledger.js";
@@ -74,8 +74,8 @@ export async function buyInTransaction(
   const walletsRead = tx.getMany(tables.wallets, walletIds);
   // The creator's row, for its name: a copy this process keeps will do (docs/economy.md, "Buying").
   const creatorsRead = itemCreator === undefined ? undefined : tx.getCached(tables.users, itemCreator);
-  const shardId = saleShardId(req.itemId, buyerId);
-  const shardRead = tx.get(tables.itemSales, shardId);
+  const sale = saleShard(req.itemId, buyerId);
+  const shardRead = tx.get(tables.itemSales, sale.id);
   const dailyRead = dailyIds.length === 0 ? undefined : tx.getMany(tables.creatorDaily, dailyIds);
   const heldRead = dueIds.length === 0 ? undefined : Promise.all(dueIds.map((id) => readHolds(tx, id, now)));
   salesRead.catch(ignore);
@@ -104,7 +104,7 @@ export async function buyInTransaction(
     // A retried or duplicate request: the first result again, nothing charged.
     if (!found) throw fail.notFound("itemId: no such item");
     const creator = itemCreator === found.creatorId ? knownCreator : await tx.getCached(tables.users, found.creatorId);
-    const item = itemOf(found, creator, ownedOnce(found.kind) && ownedAlready !== undefined, salesAfter(found, shardId, shard, await salesRead));
+    const item = itemOf(found, creator, ownedOnce(found.kind) && ownedAlready !== undefined, salesSum(found, await salesRead, { id: sale.id, row: shard }));
     return { wallet: walletView(first.walletAfter), item, transactionId: first.transactionId };
   }
   if (!found) throw fail.notFound("itemId: no such item");
@@ -168,7 +168,7 @@ export async function buyInTransaction(
     seq,
   };
   // The sale counted in the buyer's shard: the item row is not written.
-  const bumped = bumpedShard(item.id, shardId, shard);
+  const bumped = bumpedShard(item.id, sale, shard);
   await tx.put(tables.itemSales, bumped);
   if (ownedOnce(item.kind)) {
     await tx.put(tables.ownership, { id: ownershipId(buyerId, item.id), userId: buyerId, itemId: item.id, kind: item.kind, acquiredAt: now, seq });
@@ -199,15 +199,5 @@ export async function buyInTransaction(
   remember(known.releases, buyerId, bought.wallet.nextReleaseAt);
   for (const written of paid) remember(known.releases, written.userId, written.nextReleaseAt);
   // Just bought: owned when the kind is owned once (the ownership row above), never otherwise.
-  return { wallet: walletView(bought.wallet), item: itemOf(item, creator, ownedOnce(item.kind), salesAfter(item, shardId, bumped, others)), transactionId: bought.row.id };
-}
-
-/**
- * The item's sales as the answer shows them: its row's count, the buyer's shard as the transaction leaves it, and
- * the other shards as read just before the transaction (a sale committed meanwhile in another shard is not in it).
- */
-function salesAfter(item: ItemRow, shardId: string, own: ItemSalesRow | undefined, shards: readonly (ItemSalesRow | undefined)[]): number {
-  let sales = item.sales + (own?.sales ?? 0);
-  for (const row of shards) if (row !== undefined && row.id !== shardId && row.itemId === item.id) sales += row.sales;
-  return sales;
+  return { wallet: walletView(bought.wallet), item: itemOf(item, creator, ownedOnce(item.kind), salesSum(item, others, { id: sale.id, row: bumped })), transactionId: bought.row.id };
 }

@@ -9,24 +9,30 @@ const { ITEM_SALES_SHARDS, itemSalesId, itemSalesIds } = tables;
  * never, and each other's shard only when their buyers share one.
  */
 
-/** The id of the shard of `itemId`'s count that a sale to `buyerId` bumps: the shard of the buyer's creator daily row too, so the two conflict together. */
-export function saleShardId(itemId: string, buyerId: string): string {
-  return itemSalesId(itemId, shardOf(buyerId, ITEM_SALES_SHARDS));
+/** A shard of an item's count: its row's id and its number. */
+export interface SalesShard {
+  id: string;
+  shard: number;
 }
 
-/** The sales shard `shardId` of `itemId` as a sale leaves it, from the row as read (undefined: none yet). */
-export function bumpedShard(itemId: string, shardId: string, read: ItemSalesRow | undefined): ItemSalesRow {
-  return read
-    ? { id: read.id, itemId: read.itemId, shard: read.shard, sales: read.sales + 1 }
-    : { id: shardId, itemId, shard: shardOfId(shardId), sales: 1 };
+/** The shard of `itemId`'s count that a sale to `buyerId` bumps: the shard of the buyer's creator daily row too, so the two conflict together. */
+export function saleShard(itemId: string, buyerId: string): SalesShard {
+  const shard = shardOf(buyerId, ITEM_SALES_SHARDS);
+  return { id: itemSalesId(itemId, shard), shard };
 }
 
-const shardOfId = (id: string) => Number(id.slice(id.lastIndexOf(":") + 1));
+/** The sales shard `at` of `itemId` as a sale leaves it, from the row as read (undefined: none yet). */
+export function bumpedShard(itemId: string, at: SalesShard, read: ItemSalesRow | undefined): ItemSalesRow {
+  return { id: at.id, itemId, shard: at.shard, sales: (read?.sales ?? 0) + 1 };
+}
 
-/** An item's sales: its row's own count plus its shards (any rows of `shards` that are not `itemId`'s are left out). */
-function salesSum(item: ItemRow, shards: readonly (ItemSalesRow | undefined)[]): number {
-  let sales = item.sales;
-  for (const row of shards) if (row !== undefined && row.itemId === item.id) sales += row.sales;
+/**
+ * An item's sales: its row's own count plus its shards (any rows of `shards` that are not `itemId`'s are left out).
+ * `own`: one shard as the caller holds it, counted instead of what `shards` hold of it.
+ */
+export function salesSum(item: ItemRow, shards: readonly (ItemSalesRow | undefined)[], own?: { id: string; row: ItemSalesRow | undefined }): number {
+  let sales = item.sales + (own?.row?.sales ?? 0);
+  for (const row of shards) if (row !== undefined && row.itemId === item.id && row.id !== own?.id) sales += row.sales;
   return sales;
 }
 

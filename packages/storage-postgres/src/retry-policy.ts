@@ -5,6 +5,15 @@
  * behind, and the port lets an adapter run the function again.
  */
 
+/**
+ * SQLSTATEs of a prepared statement missing, or one of that name already there: a pooler handed the transaction to
+ * another server connection (prepared-statements.ts); the pipeline makes its connection prepare everything anew.
+ */
+const LOST_STATEMENT = new Set([
+  "26000", // invalid_sql_statement_name
+  "42P05", // duplicate_prepared_statement
+]);
+
 /** SQLSTATEs after which a transaction is run again. */
 const RETRYABLE = new Set([
   "40001", // serialization_failure
@@ -13,21 +22,22 @@ const RETRYABLE = new Set([
   // before writing, so this is a concurrent insert that committed after the check
   // (PostgreSQL reports most of those as 40001); run again, the check then sees it.
   "23505",
-  // A prepared statement missing, or one of that name already there: a pooler handed the transaction to another
-  // server connection (prepared-statements.ts); the pipeline made its connection prepare everything anew.
-  "26000", // invalid_sql_statement_name
-  "42P05", // duplicate_prepared_statement
+  ...LOST_STATEMENT,
 ]);
+
+/** The SQLSTATE of a database error, if `error` is one. */
+function codeOf(error: unknown): unknown {
+  return typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined;
+}
 
 /** Whether `error` says the connection's prepared statements are not what the adapter thinks. */
 export function isLostStatement(error: unknown): boolean {
-  const code = typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined;
-  return code === "26000" || code === "42P05";
+  return LOST_STATEMENT.has(codeOf(error) as string);
 }
 
 /** Whether `error` is a database error after which the transaction is run again. */
 export function isRetryable(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && RETRYABLE.has((error as { code: unknown }).code as string);
+  return RETRYABLE.has(codeOf(error) as string);
 }
 
 /** How many times a transaction runs at most (the first run included) unless configured. */

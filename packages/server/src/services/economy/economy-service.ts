@@ -6,7 +6,7 @@ import { CREDIT_PACKS, LIST_DEFAULT } from "./config.js";
 import { EXPERIENCE_KINDS, itemView, itemViews, ownedItems, ownExperience, requireItem } from "./items.js";
 import { nextSeq, settledWallet, walletView } from "./ledger.js";
 import { providerOf } from "../../ports/payments/index.js";
-import { inBuyerTurn } from "./buyer-turns.js";
+import { inTurn } from "../turns.js";
 import { buyInTransaction, readSalesShards } from "./buy-item.js";
 
 /** The origin of this server as the caller reached it, for absolute checkout URLs. */
@@ -151,7 +151,8 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   buyItem(req, ctx) {
     const buyerId = ctx.user().userId;
     const { deps } = ctx;
-    return inBuyerTurn(deps, buyerId, () => transactAfterReads(
+    // One buyer's purchases in turn (turns.ts): they all write the buyer's wallet.
+    return inTurn(deps, `buyer:${buyerId}`, () => transactAfterReads(
       deps.storage, (tx) => readSalesShards(tx, req.itemId), (tx, salesRead) => buyInTransaction(tx, deps, buyerId, req, salesRead),
     ));
   },

@@ -73,7 +73,7 @@ export async function recordCalls(url: string, players: number, calls: readonly 
     session: (fn) => database.session((session) => fn({
       prepared: session.prepared,
       query: (text, params) => {
-        sent.push(params && params.length > 0 ? inlineParams(text, params) : text);
+        sent.push(inlineParams(text, params ?? []));
         return session.query(text, params);
       },
       batch: (texts) => {

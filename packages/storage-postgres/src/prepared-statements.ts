@@ -50,7 +50,7 @@ export class PreparedStatements {
    */
   write(texts: string[], text: string, params: readonly unknown[], fresh: string[]): void {
     if (params.length === 0 || params.length > MAX_PREPARED_PARAMS) {
-      texts.push(params.length === 0 ? text : inlineParams(text, params));
+      texts.push(inlineParams(text, params));
       return;
     }
     let name = this.names.get(text);

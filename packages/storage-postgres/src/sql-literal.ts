@@ -8,8 +8,9 @@
  * null.
  */
 
-/** `text` with each `$n` replaced by params[n - 1] as an SQL literal. */
+/** `text` with each `$n` replaced by params[n - 1] as an SQL literal (the text itself when there are none). */
 export function inlineParams(text: string, params: readonly unknown[]): string {
+  if (params.length === 0) return text;
   return text.replace(/\$(\d+)/g, (_, n: string) => {
     const index = Number(n) - 1;
     if (index >= params.length) throw new RangeError(`statement refers to $${n}, but has ${params.length} parameters`);

@@ -205,7 +205,7 @@ export class Pipeline {
   /** Appends `statement` to the message, as EXECUTE when the connection prepares statements, and where its rows will be. */
   private write(texts: string[], answers: number[], statement: Statement, fresh: string[]): void {
     const prepared = this.session.prepared;
-    if (prepared === undefined || !statement.prepare) texts.push(statement.params.length === 0 ? statement.text : inlineParams(statement.text, statement.params));
+    if (prepared === undefined || !statement.prepare) texts.push(inlineParams(statement.text, statement.params));
     else prepared.write(texts, statement.text, statement.params, fresh);
     answers.push(texts.length - 1);
   }

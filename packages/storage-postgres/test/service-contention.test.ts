@@ -1,7 +1,8 @@
 /*
  * The services on PostgreSQL with many players at once (docs/storage.md,
  * "Hot rows"): 16 players buy the same item of one experience at the same
- * moment, and 16 players of one experience Set datastore values at once.
+ * moment, 16 players of one experience Set datastore values at once, and
+ * 32 members of a group chat in it at once.
  * Every call succeeds, money is conserved (every wallet equals its ledger,
  * and what buyers paid is what sellers and the platform got), and no
  * transaction runs more than a few times. Skipped (said once by the global
@@ -11,6 +12,7 @@ import { createClient, createMemoryTokenStore } from "@playfield/client";
 import { tables, type Storage } from "@playfield/core";
 import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { chatServer, send } from "../../server/test/chat-world.js";
 import { createPostgresStorage, type SqlStorage } from "../src/index.js";
 import { dropSchema, freshSchema } from "./postgres-schema.js";
 
@@ -159,6 +161,30 @@ describe.skipIf(url === null)("services on PostgreSQL, many players at once", ()
     // Every transaction ran once: the token checks' and the writes'.
     expect(storage.runs.length).toBeGreaterThanOrEqual(16);
     expect(storage.runs.filter((runs) => runs !== 1)).toEqual([]);
+  });
+
+  it("should store chat messages sent at once into one group conversation one after another in a server, numbered without gaps, none run twice", async () => {
+    await using w = await chatServer({ storage });
+    const members = await Promise.all(Array.from({ length: 2 * PLAYERS }, () => w.account()));
+    const group = await members[0]!.client.social.createGroup({ name: "Loud room", description: "" });
+    for (const member of members.slice(1)) await member.client.social.joinGroup({ groupId: group.id });
+    const retries = sql.retries;
+    storage.writeRuns.length = 0;
+    // Each writes the conversation row (its last message, its count): side by side on PostgreSQL, all but one would fail and run again.
+    const acks = await Promise.all(members.map((member, i) => send(member, `group:${group.id}`, `hello ${i}`)));
+    expect(acks.map((ack) => ack.type)).toEqual(members.map(() => "chat_ack"));
+    const [messages, conversation] = await storage.transact(async (tx) => [
+      await tx.query(tables.chatMessages, "byConversation", { equals: [`group:${group.id}`] }),
+      await tx.get(tables.chatConversations, `group:${group.id}`),
+    ] as const);
+    expect(messages.map((message) => message.id).sort()).toEqual(acks.map((ack) => ack.messageId).sort());
+    // Numbered 1..n in the order they were stored (by position), no number lost or given twice.
+    expect(messages.map((message) => message.n)).toEqual(members.map((_, i) => i + 1));
+    expect(conversation!.count).toBe(members.length);
+    // In turn, no send conflicted with another: none ran twice (nor did anything else the connections read meanwhile).
+    expect(sql.retries - retries).toBe(0);
+    expect(storage.writeRuns.length).toBeGreaterThanOrEqual(members.length);
+    expect(storage.writeRuns.filter((runs) => runs !== 1)).toEqual([]);
   });
 
   it("should let 16 players of one experience Set datastore values at once, all succeeding, with the usage counted exactly", async () => {

@@ -2,12 +2,13 @@ import type { ServerDeps } from "../server-deps.js";
 
 /*
  * One call at a time per key in a server, for calls that all write one row:
- * a buyer's purchases (their wallet), the writes of one datastore entry. Run
- * side by side on PostgreSQL, all but one would fail at COMMIT and run
- * again, their messages and a ROLLBACK spent for nothing, while waiting for
- * the one before costs nothing. Calls of other keys do not wait; across
- * processes the database still orders them (SERIALIZABLE). Callers prefix
- * their keys with what they are ("buyer:", "entry:"), so kinds never meet.
+ * a buyer's purchases (their wallet), the writes of one datastore entry, the
+ * chat sends into one conversation (its row). Run side by side on
+ * PostgreSQL, all but one would fail at COMMIT and run again, their messages
+ * and a ROLLBACK spent for nothing, while waiting for the one before costs
+ * nothing. Calls of other keys do not wait; across processes the database
+ * still orders them (SERIALIZABLE). Callers prefix their keys with what they
+ * are ("buyer:", "entry:", "conversation:"), so kinds never meet.
  */
 
 const perServer = new WeakMap<ServerDeps, Map<string, Promise<void>>>();

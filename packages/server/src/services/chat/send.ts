@@ -2,6 +2,7 @@ import { ChannelKind, channelFor, conversationKey, fail, nextPosition, tables, t
 import type { ServerDeps } from "../../server-deps.js";
 import type { RealtimeEvent } from "../../ports/realtime-hub.js";
 import { iso, requireUser, userSummary } from "../identity/accounts.js";
+import { inTurn } from "../turns.js";
 import { audienceOf, isChild, readId, type Hearer } from "./access.js";
 import { markReadTo } from "./inbox.js";
 import type { ChatCharge } from "./rate.js";
@@ -36,13 +37,15 @@ export interface ChatSent {
  * a resend or a refused message costs nothing.
  */
 export function storeChat(deps: ServerDeps, senderId: string, send: ChatSend, charge?: ChatCharge): Promise<ChatSent> {
-  return deps.storage.transact(async (tx) => {
+  const sentTo = conversationKey(send.channel, senderId);
+  // Every send writes its conversation's row: sends into one conversation take turns in this server rather than collide.
+  return inTurn(deps, `conversation:${sentTo}`, () => deps.storage.transact(async (tx) => {
     const sender = await requireUser(tx, senderId);
     const now = deps.clock.now();
     const [previous] = await tx.query(tables.chatMessages, "byClientId", { equals: [senderId, send.clientMessageId], limit: 1 });
     if (previous) {
       // A resend: answered with what was stored, whatever changed since (a block, a left group).
-      if (previous.conversationKey !== conversationKey(send.channel, senderId)) {
+      if (previous.conversationKey !== sentTo) {
         throw fail.invalid("clientMessageId: already used for a message on another channel");
       }
       return { message: previous, duplicate: true, sender, hearers: [] };
@@ -73,7 +76,7 @@ export function storeChat(deps: ServerDeps, senderId: string, send: ChatSend, ch
       }
     }
     return { message, duplicate: false, sender, hearers };
-  });
+  }));
 }
 
 /** Publishes a stored message to everyone who hears it: one serialization per distinct (channel, text). */

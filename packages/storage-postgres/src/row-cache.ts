@@ -10,6 +10,11 @@
  * missing is kept as missing (`ABSENT`) the same way. Bounded in rows
  * and in characters of stored text: datastore entries, cached too, hold up
  * to 4 MB each.
+ *
+ * A writing transaction may take a copy too (`copy`), checked by a
+ * statement in the transaction (sql-storage.ts): so the rows it writes are
+ * kept as it committed them (`writing`, `wrote`), which keeps the copies of
+ * a process's own writes current.
  */
 import type { CountQuery, Query, TableDef, Tx } from "@playfield/core";
 
@@ -41,7 +46,7 @@ export interface RowCacheBounds {
 /** The copies of one process. */
 export class RowCache {
   /** Oldest first (Map keeps insertion order; a copy kept again goes last). */
-  private readonly rows = new Map<string, { row: unknown; at: number; chars: number }>();
+  private readonly rows = new Map<string, Copy>();
   /** Characters of stored text of every copy. */
   private chars = 0;
   private readonly maxRows: number;
@@ -78,6 +83,11 @@ export class RowCache {
 
   /** The copy of a row (`ABSENT` when the row is known not to exist), or undefined when there is none (or it is too old). */
   get(table: string, id: string): unknown {
+    return this.copy(table, id)?.row;
+  }
+
+  /** The copy of a row with its stored text (null for `ABSENT`), to check in a writing transaction; undefined when there is none. */
+  copy(table: string, id: string): Copy | undefined {
     if (!this.serving) return undefined;
     const key = keyOf(table, id);
     const found = this.rows.get(key);
@@ -86,7 +96,7 @@ export class RowCache {
       this.remove(key);
       return undefined;
     }
-    return found.row;
+    return found;
   }
 
   /**
@@ -104,16 +114,41 @@ export class RowCache {
   }
 
   /**
-   * Ends a read: keeps `row` (`ABSENT`: no such row; undefined: the read failed, keep nothing), whose stored text is
-   * `chars` long, unless the row (or every row) was dropped since it started, or it is longer than one copy may be.
+   * Ends a read: keeps `row` (`ABSENT`: no such row; undefined: the read failed, keep nothing) with its stored text
+   * (null for `ABSENT`), unless the row (or every row) was dropped since it started, or it is longer than one copy may be.
    */
-  done(read: RowRead, row: unknown, chars = 0): void {
+  done(read: RowRead, row: unknown, text: string | null = null): void {
     const { key, state } = read;
     if (--state.count === 0 && this.inFlight.get(key) === state) this.inFlight.delete(key);
-    if (row === undefined || state.dropped || read.late || !this.serving || chars > this.maxRowChars) return;
+    if (row === undefined || state.dropped || read.late) return;
+    this.keep(key, row, text);
+  }
+
+  /** Starts a write of a row by a transaction; end it with `wrote` once the transaction is over, whatever its outcome. */
+  writing(table: string, id: string): RowRead {
+    return this.reading(table, id);
+  }
+
+  /**
+   * Ends a write: the transaction committed `row` (`ABSENT`: deleted; undefined: it did not commit, or what it wrote is
+   * not known), with its stored text. Drops the copy and stops the reads in flight from keeping what they found (it may
+   * be older); keeps `row` instead unless the row was dropped while the write was in flight (a notice of another
+   * process's later write may arrive before this commit's answer).
+   */
+  wrote(write: RowRead, row: unknown, text: string | null = null): void {
+    const clean = !write.state.dropped;
+    const table = write.key.slice(0, write.key.indexOf(SEPARATOR));
+    this.drop(table, write.key.slice(table.length + 1));
+    this.done(write, undefined);
+    if (row !== undefined && clean) this.keep(write.key, row, text);
+  }
+
+  private keep(key: string, row: unknown, text: string | null): void {
+    const chars = text?.length ?? 0;
+    if (!this.serving || chars > this.maxRowChars) return;
     this.remove(key);
     while (this.rows.size > 0 && (this.rows.size >= this.maxRows || this.chars + chars > this.maxChars)) this.remove(this.rows.keys().next().value!);
-    this.rows.set(key, { row, at: this.now(), chars });
+    this.rows.set(key, { row, text, at: this.now(), chars });
     this.chars += chars;
   }
 
@@ -141,6 +176,14 @@ export class RowCache {
     this.rows.delete(key);
     this.chars -= found.chars;
   }
+}
+
+/** A copy: the row (or `ABSENT`), its stored text (null for `ABSENT`), when it was kept, and its characters. */
+export interface Copy {
+  readonly row: unknown;
+  readonly text: string | null;
+  readonly at: number;
+  readonly chars: number;
 }
 
 // A table name never holds a space; an id may hold anything, so the first space ends the table.
@@ -180,8 +223,10 @@ export class CachedReadTx implements Tx {
     return this.get(table, id);
   }
 
-  getMany<R>(_table: TableDef<R>, _ids: readonly string[]): Promise<(R | undefined)[]> {
-    return this.miss();
+  async getMany<R>(table: TableDef<R>, ids: readonly string[]): Promise<(R | undefined)[]> {
+    const rows: (R | undefined)[] = [];
+    for (const id of ids) rows.push(await this.get(table, id));
+    return rows;
   }
 
   put<R>(table: TableDef<R>, _row: R): Promise<void> {

@@ -15,12 +15,12 @@ import { encodeKey } from "./key-encoding.js";
 import { countSql, selectSql } from "./query-sql.js";
 import { backoffMs, DEFAULT_MAX_ATTEMPTS, isRetryable } from "./retry-policy.js";
 import { decodeRow, encodeRow } from "./row-codec.js";
-import { ABSENT, CachedReadTx, RowCache } from "./row-cache.js";
+import { ABSENT, CachedReadTx, RowCache, type Copy, type RowRead } from "./row-cache.js";
 import { readNotice, RowNotices } from "./row-notices.js";
 import { restoreSnapshot, takeSnapshot } from "./sql-snapshot.js";
 import { countsTable, ensureTables, managedTables, recountTable } from "./schema-migrations.js";
 import { createQueue, type SqlDatabase, type SqlSession } from "./sql-database.js";
-import { Pipeline, ReadsAfterCommit } from "./tx-pipeline.js";
+import { Pipeline, ReadsAfterCommit, StaleCopy } from "./tx-pipeline.js";
 import { encodedKeyOf, ident, type IndexLayout, type TableLayout } from "./table-layout.js";
 
 /** Options of the storage on an SQL database. */
@@ -123,16 +123,22 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
     let readOnce = options.readOnly === true;
     for (let attempt = 1, tablesMade = 0; ;) {
       const mode: TxMode = { readOnly: options.readOnly === true, readOnce };
-      const written: Written = [];
-      const run = () => database.session((session) => runOnce(session, fn, layoutOf, mode, sizes, rows, written));
-      const outcome = attempt > OWN_TURNS ? await retryLane(run) : await run();
+      const run: Run = { written: [], checked: [] };
+      const once = () => database.session((session) => runOnce(session, fn, layoutOf, mode, sizes, rows, run));
+      const outcome = attempt > OWN_TURNS ? await retryLane(once) : await once();
+      // This process's copies of the rows written: as committed, or dropped; other processes drop theirs when the notice comes.
+      for (const row of run.written) rows!.cache.wrote(row.write, outcome.kind === "done" ? row.row : undefined, row.text);
       if (outcome.kind === "done") {
-        // Committed: this process's copies of the rows it wrote go now; other processes drop theirs when the notice comes.
-        for (const [table, id] of written) rows!.cache.drop(table, id);
-        rows?.notices?.add(written);
+        if (run.written.length > 0) rows?.notices?.add(run.written.map((row) => [row.table, row.id]));
         return outcome.value;
       }
       if (outcome.kind === "failed") throw outcome.error;
+      if (outcome.kind === "stale") {
+        // A copy it took was not the row any more: it goes, and the next run reads the row. Not a conflict: no wait.
+        for (const [table, id] of run.checked) rows!.cache.drop(table, id);
+        if (attempt++ >= maxAttempts) throw new Error(`transaction gave up after ${attempt - 1} attempts: its copies of rows kept changing`);
+        continue;
+      }
       if (outcome.kind === "reads-after-commit") {
         readOnce = false;
         continue;
@@ -155,9 +161,10 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
     schema,
     get retries() { return retries; },
     transact,
-    // The reads go first in the transaction's first message, in a read-only transaction of their own.
     transactAfterReads: (reads, fn) => transact(async (tx) => {
-      const read = reads((tx as SqlTx).before());
+      // From copies alone when every read finds one, as a read-only transaction's may (before `fn` asks for anything);
+      // else first in the transaction's first message, in a read-only transaction of their own.
+      const read = (rows?.cache.serving ? (await fromCopies(rows.cache, reads))?.read : undefined) ?? reads((tx as SqlTx).before());
       read.catch(() => undefined);
       const value = await fn(tx, read);
       await read;
@@ -201,12 +208,33 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
   };
 }
 
+/** What `reads` answer from copies alone (settled), or undefined when one of them found no copy. */
+async function fromCopies<B>(cache: RowCache, reads: (tx: Tx) => Promise<B>): Promise<{ read: Promise<B> } | undefined> {
+  const cached = new CachedReadTx(cache);
+  const read = reads(cached);
+  await read.then(() => undefined, () => undefined);
+  return cached.missed ? undefined : { read };
+}
+
 /** How long a cached row is kept at most (writes outside Playfield). */
 // Each copy costs a read once per this time: at 1 s, a player calling ten times a second missed 3 rows in 10 calls.
 const DEFAULT_ROW_CACHE_MS = 5_000;
 
-/** Rows a transaction wrote to tables declared `cachedReads`: [table, id]. */
-type Written = [string, string][];
+/** A row a run wrote to a table whose copies are kept (`keepsCopies`), to keep as committed (`RowCache.wrote`). */
+interface WrittenRow {
+  table: string;
+  id: string;
+  write: RowRead;
+  /** What it wrote last (`ABSENT`: deleted; undefined: not known, as after a put refused for a unique key). */
+  row: unknown;
+  text: string | null;
+}
+
+/** What one run of a transaction did with copies: the rows it wrote to cached tables, the copies it took ([table, id]). */
+interface Run {
+  written: WrittenRow[];
+  checked: [string, string][];
+}
 
 /** The row cache of a storage, and how its writes tell other processes. */
 interface RowCacheOf {
@@ -278,7 +306,8 @@ type Outcome<T> =
   | { kind: "failed"; error: unknown }
   | { kind: "conflict"; error: unknown }
   | { kind: "unknown-table"; table: TableDef<unknown> }
-  | { kind: "reads-after-commit" };
+  | { kind: "reads-after-commit" }
+  | { kind: "stale" };
 
 /** Thrown inside a transaction that uses a table not set up yet: it is rolled back, the table made, and run again. */
 class UnknownTable extends Error {
@@ -290,10 +319,10 @@ class UnknownTable extends Error {
 
 async function runOnce<T>(
   session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined,
-  mode: TxMode, sizes: BucketSizes, rows: RowCacheOf | undefined, written: Written,
+  mode: TxMode, sizes: BucketSizes, rows: RowCacheOf | undefined, run: Run,
 ): Promise<Outcome<T>> {
   const pipeline = new Pipeline(session, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce, beginBefore: BEGIN_BEFORE });
-  const tx = new SqlTx(pipeline, layoutOf, mode.readOnly, sizes, rows, written);
+  const tx = new SqlTx(pipeline, layoutOf, mode.readOnly, sizes, rows, run);
   let value: T;
   try {
     value = await fn(tx);
@@ -319,6 +348,7 @@ async function runOnce<T>(
 function failure<T>(cause: unknown, thrown: unknown): Outcome<T> {
   if (cause instanceof UnknownTable) return { kind: "unknown-table", table: cause.table };
   if (cause instanceof ReadsAfterCommit) return { kind: "reads-after-commit" };
+  if (cause instanceof StaleCopy) return { kind: "stale" };
   if (isRetryable(cause)) return { kind: "conflict", error: cause };
   return { kind: "failed", error: thrown };
 }
@@ -343,7 +373,7 @@ class SqlTx implements Tx {
     private readonly readOnly: boolean,
     private readonly sizes: BucketSizes,
     private readonly rows: RowCacheOf | undefined,
-    private readonly written: Written,
+    private readonly done: Run,
     /** Reads of the read-only transaction sent before this one (`transactAfterReads`). */
     private readonly first = false,
   ) {
@@ -352,8 +382,8 @@ class SqlTx implements Tx {
 
   /** A read-only Tx whose reads go before this transaction, in its first message. */
   before(): SqlTx {
-    // Its reads fill no cached copies: they are a snapshot's, not the serializable reads copies are made from.
-    return new SqlTx(this.pipeline, this.layoutOf, true, this.sizes, undefined, this.written, true);
+    // What it reads is kept as a read-only transaction's reads are: rows as committed when its snapshot was taken.
+    return new SqlTx(this.pipeline, this.layoutOf, true, this.sizes, this.rows, this.done, true);
   }
 
   /** `prepare`: false for a query or count, whose best plan depends on its values (Pipeline.run). */
@@ -362,8 +392,29 @@ class SqlTx implements Tx {
   }
 
   get<R>(def: TableDef<R>, id: string) {
-    // What a read-only transaction reads of a cached table is kept, unless the row was written meanwhile.
-    return this.read(def, id, this.readOnly);
+    const copy = this.checkedCopy(def as TableDef<unknown>, id);
+    if (copy !== undefined) return Promise.resolve(copy.row === ABSENT ? undefined : copy.row as R);
+    // What it reads of a cached table is kept, unless the row was written meanwhile.
+    return this.read(def, id, true);
+  }
+
+  /**
+   * In a writing transaction, the copy of a row of a cached table this process holds (of the row or of its absence),
+   * taken instead of a read: a statement that goes with the next message or COMMIT checks that the row is still
+   * exactly that, and fails the transaction otherwise (then the copy goes and it runs again, reading). Checked in the
+   * transaction, a copy is as good as a read there (the check reads the row under SERIALIZABLE as the read would),
+   * and saves the round trip: a call whose reads all find copies is one message, `BEGIN; checks; writes; COMMIT`.
+   */
+  private checkedCopy(def: TableDef<unknown>, id: string): Copy | undefined {
+    const cache = keepsCopies(def) && !this.readOnly && !this.first ? this.rows?.cache : undefined;
+    if (cache === undefined || this.wrote(def.name, id)) return undefined;
+    const copy = cache.copy(def.name, id);
+    if (copy === undefined) return undefined;
+    const table = this.layout(def);
+    const key = primaryKeyBytes(table, id);
+    this.pipeline.check(copy.text === null ? table.checkAbsent : table.check, copy.text === null ? [key] : [key, copy.text]);
+    this.done.checked.push([def.name, id]);
+    return copy;
   }
 
   /**
@@ -385,21 +436,21 @@ class SqlTx implements Tx {
   /** A row read on the database; `keep`: what it finds is kept as a copy (a read-only transaction's reads, `getCached`'s). */
   private async read<R>(def: TableDef<R>, id: string, keep: boolean) {
     const table = this.layout(def as TableDef<unknown>);
-    const cache = keep && def.cachedReads === true ? this.rows?.cache : undefined;
+    const cache = keep && keepsCopies(def as TableDef<unknown>) ? this.rows?.cache : undefined;
     const read = cache?.reading(def.name, id, this.since);
     // What the read found, to keep: nothing (undefined) if it fails.
     let found: R | typeof ABSENT | undefined;
-    let chars = 0;
+    let text: string | null = null;
     try {
       const rows = await this.run<{ data: string }>(`SELECT data FROM ${table.sql} WHERE id = $1::bytea`, [primaryKeyBytes(table, id)]);
       if (rows.length > 0) {
-        chars = rows[0]!.data.length;
-        found = decodeRow<R>(rows[0]!.data);
+        text = rows[0]!.data;
+        found = decodeRow<R>(text);
       } else {
         found = ABSENT;
       }
     } finally {
-      if (read !== undefined) cache!.done(read, found, chars);
+      if (read !== undefined) cache!.done(read, found, text);
     }
     return found === ABSENT ? undefined : found;
   }
@@ -407,8 +458,22 @@ class SqlTx implements Tx {
   async getMany<R>(def: TableDef<R>, ids: readonly string[]) {
     const table = this.layout(def as TableDef<unknown>);
     if (ids.length === 0) return [];
+    // Each row as `get` takes it: a copy checked in the transaction where there is one, else read (all in one statement).
+    const copies = ids.map((id) => this.checkedCopy(def as TableDef<unknown>, id));
+    const unread = ids.filter((_, i) => copies[i] === undefined);
+    const found = unread.length === 0 ? undefined : await this.readMany(table, unread);
+    return ids.map((id, i) => {
+      const copy = copies[i];
+      if (copy === undefined) return found!.get(id) as R | undefined;
+      return copy.row === ABSENT ? undefined : copy.row as R;
+    });
+  }
+
+  /** Rows by id, read on the database; a cached table's are kept, as `read` keeps them. */
+  private async readMany(table: TableLayout, ids: readonly string[]): Promise<Map<string, unknown>> {
+    const cache = keepsCopies(table.def) ? this.rows?.cache : undefined;
+    const reads = cache === undefined ? undefined : ids.map((id) => cache.reading(table.def.name, id, this.since));
     const keys = ids.map((id) => primaryKeyBytes(table, id));
-    const hexIds = keys.map(hex);
     // The keys as a list of values, which the planner serves from the primary key's index: a join with the rows of an
     // unnested text could scan the whole table, which takes a lock on all of it for serializable checks (and ran
     // BuyItem's reads at ~0.7 of the rate in a replay). Statements of at most ID_LIST ids, asked for together: one message.
@@ -417,12 +482,21 @@ class SqlTx implements Tx {
       const chunk = keys.slice(at, at + ID_LIST);
       chunks.push(this.run(`SELECT encode(id, 'hex') AS h, data FROM ${table.sql} WHERE id IN (${idParams(chunk.length)})`, chunk));
     }
-    const found = new Map<string, string>();
-    for (const rows of await Promise.all(chunks)) for (const row of rows) found.set(row.h, row.data);
-    return hexIds.map((h) => {
-      const data = found.get(h);
-      return data === undefined ? undefined : decodeRow<R>(data);
+    const byHex = new Map<string, string>();
+    try {
+      for (const rows of await Promise.all(chunks)) for (const row of rows) byHex.set(row.h, row.data);
+    } catch (error) {
+      for (const read of reads ?? []) cache!.done(read, undefined);
+      throw error;
+    }
+    const found = new Map<string, unknown>();
+    ids.forEach((id, i) => {
+      const text = byHex.get(hex(keys[i]!)) ?? null;
+      const row = text === null ? undefined : decodeRow(text);
+      found.set(id, row);
+      if (reads !== undefined) cache!.done(reads[i]!, text === null ? ABSENT : row, text);
     });
+    return found;
   }
 
   async put<R>(def: TableDef<R>, row: R) {
@@ -432,7 +506,7 @@ class SqlTx implements Tx {
     const keys = table.indexes.map((index) => encodedKeyOf(def.name, index, row));
     const data = encodeRow(row);
     const params = [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)];
-    this.writing(def as TableDef<unknown>, id);
+    const write = this.writing(def as TableDef<unknown>, id, row, data);
     // A put that cannot clash on a unique key (none held, or each looked up and found free) and moves no counted
     // index answers nothing: it goes with the next statement or COMMIT. A key found free is free for one put only.
     const mayClash = table.indexes.some((index, i) => index.unique && keys[i] !== null && !this.absent?.delete(absentKey(table, index, keys[i]!.bytes)));
@@ -440,6 +514,8 @@ class SqlTx implements Tx {
     const rows = await this.pipeline.run<Reported & { clash: number | null }>(table.put, params);
     const clash = rows[0]?.clash;
     if (clash !== undefined && clash !== null) {
+      // Refused: what the row holds once the transaction commits is not this (nor known here).
+      if (write !== undefined) write.row = undefined;
       const index = table.indexes[clash]!;
       throw new UniqueViolation(def.name, index.name, keys[clash]!.key);
     }
@@ -449,7 +525,7 @@ class SqlTx implements Tx {
   async delete<R>(def: TableDef<R>, id: string) {
     const table = this.writable(def as TableDef<unknown>, "delete from");
     // Noted before the statement goes: a `getCached` of the row asked meanwhile must not keep what this deletes.
-    this.writing(def as TableDef<unknown>, id);
+    this.writing(def as TableDef<unknown>, id, ABSENT, null);
     const rows = await this.pipeline.run<Reported & { found: number }>(table.delete, [primaryKeyBytes(table, id)]);
     await this.resize(table, rows[0]);
     // Without counted indexes the statement answers a row per deleted row; with them, one row counting them.
@@ -485,15 +561,24 @@ class SqlTx implements Tx {
     throw error;
   }
 
-  /** Records a write to a cached table: once the transaction commits, its copies go here and other processes are told (row-notices.ts). */
-  private writing(def: TableDef<unknown>, id: string): void {
-    if (def.cachedReads !== true || this.rows === undefined) return;
-    this.written.push([def.name, id]);
+  /**
+   * Records a write of `row` (stored as `text`; `ABSENT`: a delete) to a cached table: once the transaction commits,
+   * the copy here is what it wrote, and other processes are told (row-notices.ts). The last write of a row counts.
+   */
+  private writing(def: TableDef<unknown>, id: string, row: unknown, text: string | null): WrittenRow | undefined {
+    const cache = keepsCopies(def) ? this.rows?.cache : undefined;
+    if (cache === undefined) return undefined;
+    for (const written of this.done.written) {
+      if (written.table === def.name && written.id === id) return Object.assign(written, { row, text });
+    }
+    const written: WrittenRow = { table: def.name, id, write: cache.writing(def.name, id), row, text };
+    this.done.written.push(written);
+    return written;
   }
 
   /** Whether this transaction wrote a row of a cached table (a few rows at most: a scan). */
   private wrote(table: string, id: string): boolean {
-    for (const [t, i] of this.written) if (t === table && i === id) return true;
+    for (const written of this.done.written) if (written.table === table && written.id === id) return true;
     return false;
   }
 
@@ -513,6 +598,14 @@ class SqlTx implements Tx {
       if (typeof merge === "string") await this.pipeline.run(mergeSql(index, this.sizes), bucketBounds(merge), false);
     }
   }
+}
+
+/**
+ * Whether this process keeps copies of the table's rows: served as they are for `cachedReads` (read-only gets,
+ * `getCached`), and checked in the transaction for a writing transaction's gets (`checkedCopies` too).
+ */
+function keepsCopies(def: TableDef<unknown>): boolean {
+  return def.cachedReads === true || def.checkedCopies === true;
 }
 
 /** A unique key of `index` in the set of keys found free. */

@@ -69,6 +69,13 @@ export interface TableLayout {
   putUnchecked: string;
   /** The delete of a row by id, moving counts (see `deleteSql`). */
   delete: string;
+  /**
+   * A copy checked in a writing transaction (sql-storage.ts): fails the transaction unless row $1 holds exactly $2,
+   * by a division by zero (SQLSTATE 22012, which no other statement of the adapter can raise: tx-pipeline.ts).
+   */
+  check: string;
+  /** The same for a copy of a row's absence: fails unless there is no row $1. */
+  checkAbsent: string;
   /** The counted indexes, in declaration order (the order of `split<j>` and `merge<j>`). */
   counted: readonly CountedIndex[];
 }
@@ -121,6 +128,9 @@ export function tableLayout(schema: string, def: TableDef<unknown>, stored: Stor
     put: putSql(sql, indexes, sizes),
     putUnchecked: upsertSql(sql, indexes, ""),
     delete: deleteSql(sql, indexes, sizes),
+    // count(*), not a constant: PostgreSQL folds constant expressions when it plans, and would divide by zero there.
+    check: `SELECT 1 / count(*)::int AS ok FROM ${sql} WHERE id = $1::bytea AND data = $2::text`,
+    checkAbsent: `SELECT 1 / (1 - count(*)::int) AS ok FROM ${sql} WHERE id = $1::bytea`,
     counted: indexes.flatMap((index) => countedOf(sql, index) ?? []),
   };
 }

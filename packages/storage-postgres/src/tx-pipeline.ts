@@ -10,7 +10,8 @@
  *   prepared-statements.ts);
  * - BEGIN travels with the first message;
  * - a write whose answer nothing waits for (a put to a table without unique
- *   or counted indexes) waits for the next message or for COMMIT;
+ *   or counted indexes) waits for the next message or for COMMIT, and so
+ *   does the check of a copy a writing transaction took instead of a read;
  * - a read-only transaction sends its first message as `BEGIN …; reads;
  *   COMMIT`: one round trip for a transaction that reads once (most do). If
  *   its function then asks for more, this run is given up and the
@@ -34,9 +35,22 @@ export class ReadsAfterCommit extends Error {
   }
 }
 
+/** A copy a writing transaction took was not the row any more (its check divided by zero): it runs again, reading. */
+export class StaleCopy extends Error {
+  override name = "StaleCopy";
+  constructor(cause: unknown) {
+    super("a copy of a row the transaction took has changed: it will run again", { cause });
+  }
+}
+
+/** SQLSTATE division_by_zero: how a check of a copy fails (table-layout.ts). */
+const CHECK_FAILED = "22012";
+
 interface Statement {
   text: string;
   params: readonly unknown[];
+  /** The check of a copy (`check`): a division by zero in its message means a stale copy. */
+  check?: boolean;
   /** Prepared on the connection, where it keeps statements; false for a statement whose best plan depends on its values. */
   prepare: boolean;
   /** Absent for a deferred write: nothing waits for its rows. */
@@ -104,6 +118,11 @@ export class Pipeline {
   /** Queues a write nothing waits for: it goes with the next message, or with COMMIT. */
   defer(text: string, params: readonly unknown[]): void {
     this.push({ text, params, prepare: true });
+  }
+
+  /** Queues the check of a copy, as `defer`: if it fails, the transaction fails with `StaleCopy`. */
+  check(text: string, params: readonly unknown[]): void {
+    this.push({ text, params, prepare: true, check: true });
   }
 
   /** Sends what is left and COMMIT (nothing when no statement was asked for, or the first message committed). */
@@ -189,7 +208,8 @@ export class Pipeline {
       for (const statement of batch) this.write(texts, answers, statement, fresh);
       if (commitToo) texts.push("COMMIT");
       results = await this.session.batch(texts);
-    } catch (error) {
+    } catch (thrown) {
+      const error = (thrown as { code?: unknown }).code === CHECK_FAILED && batch.some((statement) => statement.check) ? new StaleCopy(thrown) : thrown;
       if (isLostStatement(error)) this.session.prepared?.lost();
       else this.session.prepared?.forget(fresh);
       this.fail(error);

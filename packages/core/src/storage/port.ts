@@ -45,6 +45,15 @@ export interface TableDef<Row = unknown, I extends string = string> {
    * reads every row at once anyway. docs/storage.md, "Cached rows".
    */
   cachedReads?: boolean;
+  /**
+   * Read and then written by the same calls, mostly of one process (a
+   * player's wallet, a shard leased to a process): an adapter whose reads
+   * cost a round trip may answer a writing transaction's `get` from a copy
+   * of the row, checked in the same transaction (the transaction runs again
+   * if the row changed), so that no read answers anything else than `get`
+   * would. (`cachedReads` implies it.) docs/storage.md, "Cached rows".
+   */
+  checkedCopies?: boolean;
 }
 
 /**

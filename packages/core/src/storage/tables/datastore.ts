@@ -153,6 +153,8 @@ export function datastoreUsageShardId(experienceId: string, shard: number): stri
 export const datastoreUsageShards = defineTable<DatastoreUsageShardRow>()({
   name: "datastore_usage_shards",
   primaryKey: (row) => row.id,
+  // Read by every datastore call; a shard is leased to one process, whose copy its own writes keep current.
+  checkedCopies: true,
   indexes: {
     byExperience: { key: (row) => [row.experienceId, row.shard] },
   },

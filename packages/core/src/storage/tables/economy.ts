@@ -35,6 +35,8 @@ export interface WalletRow {
 export const wallets = defineTable<WalletRow>()({
   name: "wallets",
   primaryKey: (row) => row.userId,
+  // Read and written by each of its owner's purchases, top-ups and payouts.
+  checkedCopies: true,
   indexes: {},
 });
 
@@ -106,6 +108,8 @@ export interface ItemRow {
 export const items = defineTable<ItemRow>()({
   name: "items",
   primaryKey: (row) => row.id,
+  // Read by every purchase of the item, written when its creator edits it.
+  checkedCopies: true,
   indexes: {
     byCreator: { key: (row) => [row.creatorId, row.kind, row.seq] },
     byCreatorSeq: { key: (row) => [row.creatorId, row.seq] },
@@ -147,6 +151,8 @@ export function itemSalesIds(itemId: string): string[] {
 export const itemSales = defineTable<ItemSalesRow>()({
   name: "item_sales",
   primaryKey: (row) => row.id,
+  // One shard per purchase, the item's count read from all of them: copies, as sales counts may be a notice late.
+  cachedReads: true,
   indexes: {},
 });
 
@@ -164,6 +170,8 @@ export interface OwnershipRow {
 export const ownership = defineTable<OwnershipRow>()({
   name: "ownership",
   primaryKey: (row) => row.id,
+  // Read by every purchase (to refuse one twice): mostly missing, and then a copy of its absence.
+  checkedCopies: true,
   indexes: {
     byUser: { key: (row) => [row.userId, row.seq] },
     byUserKind: { key: (row) => [row.userId, row.kind, row.seq] },
@@ -280,6 +288,8 @@ export interface CreatorDailyRow {
 export const creatorDaily = defineTable<CreatorDailyRow>()({
   name: "creator_daily",
   primaryKey: (row) => row.id,
+  // A shard of a creator's day, written by each sale.
+  checkedCopies: true,
   indexes: {
     byCreator: { key: (row) => [row.creatorId, row.day] },
   },
@@ -308,6 +318,8 @@ export interface ExperienceDailyRow {
 export const experienceDaily = defineTable<ExperienceDailyRow>()({
   name: "experience_daily",
   primaryKey: (row) => row.id,
+  // A shard of an experience's day, written by each sale in it.
+  checkedCopies: true,
   indexes: {
     byExperience: { key: (row) => [row.experienceId, row.day] },
   },

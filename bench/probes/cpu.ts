@@ -3,18 +3,25 @@
  * (default 50), N calls (default 100,000): self and total time per function, GC included (the profiler
  * itself adds to every figure: compare shares, not µs).
  *   PROBE_ONLY=BuyItem node --conditions=@playfield/source --import tsx bench/probes/cpu.ts
+ * PROBE_PLAYERS=50 spreads the calls over 50 players; PROBE_DATABASE_URL runs the server on PostgreSQL (bench/probes/setup.ts).
  */
 import { Session } from "node:inspector/promises";
 import { findSourceMap } from "node:module";
 process.setSourceMapsEnabled(true);
-const { call, caseOf, server } = await import("./setup.js");
+const { call, caseOf, players, server } = await import("./setup.js");
 const name = process.env.PROBE_ONLY ?? "BuyItem";
 const inFlight = Number(process.env.IN_FLIGHT ?? 50);
 const N = Number(process.env.N ?? 100_000);
-const [, path, body, token] = caseOf(name);
+// With PROBE_PLAYERS, each call is the next player's (their own key, wallet and seller), else the one player's.
+const calls = players.length === 0 ? [caseOf(name)] : players.map((cases) => cases.find((c) => c[0] === name)!);
 const run = async (n: number) => {
   let left = n;
-  await Promise.all(Array.from({ length: inFlight }, async () => { while (left-- > 0) await call(path, body, token); }));
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    while (left-- > 0) {
+      const [, path, body, token] = calls[left % calls.length]!;
+      await call(path, body, token);
+    }
+  }));
 };
 await run(5000);
 const session = new Session();

@@ -7,10 +7,26 @@
  * Counts per call, not rates: they hold on a loaded machine.
  */
 import { createMemoryStorage, startServer } from "@playfield/server-memory";
+import { createPostgresStorage } from "@playfield/storage-postgres";
 import { seedBenchWorld } from "../lib/bench-world.js";
+import { dropSchema, freshSchema } from "../../packages/storage-postgres/test/postgres-schema.js";
 
-export const server = await startServer({ port: 0, storage: createMemoryStorage(), environment: "production", datastore: { requestsPerMinute: 1e15, storedBytes: 1e15 } });
-const world = await seedBenchWorld(server, 0);
+// PROBE_DATABASE_URL: on PostgreSQL, in a schema of its own (dropped by `close`), rather than on memory.
+const url = process.env.PROBE_DATABASE_URL;
+const postgres = url ? createPostgresStorage({ url, schema: freshSchema("probe") }) : undefined;
+const started = await startServer({ port: 0, storage: postgres ?? createMemoryStorage(), environment: "production", datastore: { requestsPerMinute: 1e15, storedBytes: 1e15 } });
+const closeServer = started.close.bind(started);
+/** The server; `close` also drops the probe's schema on PostgreSQL. */
+export const server = Object.assign(started, {
+  close: async () => {
+    await closeServer();
+    if (postgres) {
+      await postgres.close();
+      await dropSchema(url!, postgres.schema);
+    }
+  },
+});
+const world = await seedBenchWorld(server, Number(process.env.PROBE_PLAYERS ?? 0));
 
 /** A request as the Node adapter's NodeRequest reads one: methods on the prototype, no closure per call. */
 class ProbeRequest {
@@ -39,13 +55,18 @@ export async function call(path: string, body: string, token: string) {
 }
 
 const rpc = (method: string) => `/svc.platform.v1.${method}`;
-/** The cases: name, path, body, token. Set comes before Get, so that Get finds the entry. */
-export const cases: [string, string, string, string][] = [
-  ["GetMe", rpc("IdentityService/GetMe"), "{}", world.token],
-  ["Set", rpc("DatastoreService/Set"), JSON.stringify({ key: "save", value: JSON.stringify({ level: 3, coins: 120 }) }), world.gameToken],
-  ["Get", rpc("DatastoreService/Get"), JSON.stringify({ key: "save" }), world.gameToken],
-  ["BuyItem", rpc("EconomyService/BuyItem"), JSON.stringify({ itemId: world.itemId, expectedPrice: 1 }), world.token],
-];
+/** The cases of one player: name, path, body, token. Set comes before Get, so that Get finds the entry. */
+function casesOf(p: { token: string; gameToken: string; itemId: string }): [string, string, string, string][] {
+  return [
+    ["GetMe", rpc("IdentityService/GetMe"), "{}", p.token],
+    ["Set", rpc("DatastoreService/Set"), JSON.stringify({ key: "save", value: JSON.stringify({ level: 3, coins: 120 }) }), p.gameToken],
+    ["Get", rpc("DatastoreService/Get"), JSON.stringify({ key: "save" }), p.gameToken],
+    ["BuyItem", rpc("EconomyService/BuyItem"), JSON.stringify({ itemId: p.itemId, expectedPrice: 1 }), p.token],
+  ];
+}
+export const cases = casesOf(world);
+/** PROBE_PLAYERS more players' cases (default none), each with its own key, wallet and seller, as http-storage's 50 players. */
+export const players = world.players.map(casesOf);
 
 /** The case called `name`. */
 export function caseOf(name: string): [string, string, string, string] {

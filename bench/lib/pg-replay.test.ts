@@ -21,6 +21,10 @@ describe.skipIf(url === null)("pg-replay: PostgreSQL alone replaying Playfield's
     // Each statement executes one the connection prepared: the PREPAREs go apart, every connection of pgbench sends them first.
     for (const script of scripts) expect(script).toMatch(/^BEGIN .*EXECUTE pf_/s);
     expect(recorded.prepares.some((text) => text.startsWith("PREPARE pf_") && text.includes(`"${recorded.schema}"."datastore_entries"`))).toBe(true);
+    // The warm Set checks its copies (of the entry and its usage shard): each check prepared so as never to fail.
+    const checks = recorded.prepares.filter((text) => / AS SELECT 1 \/ /.test(text));
+    expect(checks.length).toBeGreaterThanOrEqual(2);
+    for (const check of checks) expect(check).toMatch(/ AS SELECT 1 \/ \((count\(\*\)::int \+ 1|2 - count\(\*\)::int)\) AS ok /);
   });
 
   it("should run the recorded writes again under pgbench, every transaction committed", async () => {

@@ -17,7 +17,9 @@
  * this database and machine, so the last table says how much of it
  * Playfield reaches, and whether 0.5 of memory is within reach at all; with
  * the database on this machine, it also gives the CPU its processes spend
- * per call (from /proc), against the server CPU of the same call on memory.
+ * per call (from /proc), against the server CPU of the same call on memory,
+ * and the same once more with the replay held to the rate Playfield
+ * reached (a database that idles between messages spends more per call).
  *
  *   npm run bench -- http-storage
  *   PLAYFIELD_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --conditions=@playfield/source --import tsx bench/http-storage.bench.ts
@@ -128,20 +130,28 @@ async function databaseAlone(onPostgres: (what: string) => number, onMemory: (wh
         if (result.cpuPerCall !== null) cpu.get(call.name)!.push(result.cpuPerCall);
       }
     }
+    // The same messages held to the rate Playfield reached: what each call costs the database at that rate (its
+    // backends sleep and wake between messages), against the CPU per call when it goes as fast as it can.
+    const atRate = new Map<string, number | null>();
+    for (const call of calls.filter((c) => !silent(c.name))) {
+      atRate.set(call.name, (await replay(recorded, recorded.scripts.get(call.name)!, seconds, onPostgres(call.name))).cpuPerCall);
+    }
     console.log(`\n### PostgreSQL alone: pgbench replaying the messages each call sends (${PLAYERS} players, a connection each replaying its own; ${rounds} rounds of ${seconds} s)\n`);
     // Its CPU per call, when it runs on this machine: what a call costs the database itself, whoever sends it.
-    console.log(`| call, 50 players | messages | database alone | PostgreSQL CPU per call | retries per call | failed after ${DEFAULT_MAX_ATTEMPTS} tries | Playfield on PostgreSQL | of the database alone | database alone / memory |`);
-    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    console.log(`| call, 50 players | messages | database alone | PostgreSQL CPU per call | at Playfield's rate | retries per call | failed after ${DEFAULT_MAX_ATTEMPTS} tries | Playfield on PostgreSQL | of the database alone | database alone / memory |`);
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const call of calls) {
       if (silent(call.name)) {
-        console.log(`| ${call.name} | 0 | nothing to replay | | | | ${formatRate(onPostgres(call.name))} | | |`);
+        console.log(`| ${call.name} | 0 | nothing to replay | | | | | ${formatRate(onPostgres(call.name))} | | |`);
         continue;
       }
       const alone = median(rates.get(call.name)!);
       const done = alone * seconds * rounds;
       const cpuPerCall = cpu.get(call.name)!;
       const cpuText = cpuPerCall.length === 0 ? "not here" : `${median(cpuPerCall).toFixed(0)} µs`;
-      console.log(`| ${call.name} | ${recorded.messages.get(call.name)} | ${formatRate(alone)} | ${cpuText} | ${(retries.get(call.name)! / done).toFixed(2)} | ${failed.get(call.name)} | ` +
+      const held = atRate.get(call.name);
+      const heldText = held === null || held === undefined ? "not here" : `${held.toFixed(0)} µs`;
+      console.log(`| ${call.name} | ${recorded.messages.get(call.name)} | ${formatRate(alone)} | ${cpuText} | ${heldText} | ${(retries.get(call.name)! / done).toFixed(2)} | ${failed.get(call.name)} | ` +
         `${formatRate(onPostgres(call.name))} | ${(onPostgres(call.name) / alone).toFixed(2)} | ${(alone / onMemory(call.name)).toFixed(2)} |`);
     }
   } finally {

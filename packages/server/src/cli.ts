@@ -105,7 +105,10 @@ async function openStorage(choice: StorageChoice): Promise<{ storage: Storage; c
     return { storage: createMemoryStorage(), close: async () => undefined };
   }
   const [{ tables }, { createPgliteStorage, createPostgresStorage }] = await Promise.all([import("@playfield/core"), import("@playfield/storage-postgres")]);
-  const storage = choice.kind === "data-dir" ? createPgliteStorage({ dataDir: choice.dataDir }) : createPostgresStorage({ url: choice.url, schema: choice.schema, listenUrl: choice.listenUrl, prepare: choice.prepare });
+  const storage = choice.kind === "data-dir" ? createPgliteStorage({ dataDir: choice.dataDir }) : createPostgresStorage({
+    // node-postgres' pool; `max` left out is its default, 10.
+    pool: { connectionString: choice.url, max: choice.poolSize }, schema: choice.schema, listenUrl: choice.listenUrl, prepare: choice.prepare,
+  });
   try {
     await storage.init(tables.allTables);
   } catch (error) {

@@ -51,6 +51,19 @@ describe("playfield-server's flag values (property)", () => {
     }), { numRuns: 500 });
   });
 
+  it("--database-pool-size: a whole number of 1 or more is kept as the pool's size; anything else is refused naming the flag", () => {
+    fc.assert(fc.property(fc.oneof(value, fc.integer({ min: -5, max: 500 }).map(String)).chain((text) => spelled("--database-pool-size", text).map((argv) => ({ text, argv: [...DATABASE, ...argv] }))), ({ text, argv }) => {
+      const answer = outcome(argv);
+      if ("ok" in answer) {
+        expect(text).toMatch(/^\d+$/);
+        expect(answer.ok.storage).toMatchObject({ poolSize: Number(text) });
+        expect(Number(text)).toBeGreaterThanOrEqual(1);
+      } else {
+        expect(answer.refused).toMatch(/--database-pool-size/);
+      }
+    }), { numRuns: 500 });
+  });
+
   it("--redis-url: a redis:// or rediss:// URL is kept as written; anything else is refused naming the flag", () => {
     const url = fc.oneof(value, fc.webUrl().map((u) => u.replace(/^https?:/, "redis:")), fc.webUrl());
     fc.assert(fc.property(url.chain((text) => spelled("--redis-url", text).map((argv) => ({ text, argv: [...DATABASE, ...argv] }))), ({ text, argv }) => {

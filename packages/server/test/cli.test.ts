@@ -31,6 +31,16 @@ describe("playfield-server's arguments", () => {
     expect(parseServerArgs([], { DATABASE_PREPARE: "off" }).storage).toEqual({ kind: "memory" });
   });
 
+  it("should size the pool by --database-pool-size (or DATABASE_POOL_SIZE, with a PostgreSQL server only), node-postgres' 10 without either", () => {
+    const url = "postgres://app@db:5432/game";
+    expect(parseServerArgs(["--database-url", url, "--database-pool-size", "4"], {}).storage).toEqual({ kind: "postgres", url, schema: "public", poolSize: 4 });
+    expect(parseServerArgs([], { DATABASE_URL: url, DATABASE_POOL_SIZE: "25" }).storage).toMatchObject({ poolSize: 25 });
+    expect(parseServerArgs(["--database-pool-size", "1"], { DATABASE_URL: url, DATABASE_POOL_SIZE: "25" }).storage).toMatchObject({ poolSize: 1 });
+    expect(parseServerArgs([], { DATABASE_URL: url, DATABASE_POOL_SIZE: "" }).storage).not.toHaveProperty("poolSize");
+    // Without a PostgreSQL server the variable is not read; the flag is refused.
+    expect(parseServerArgs([], { DATABASE_POOL_SIZE: "4" }).storage).toEqual({ kind: "memory" });
+  });
+
   it("should listen for notices through --database-listen-url (or DATABASE_LISTEN_URL, with a PostgreSQL server only)", () => {
     const url = "postgres://app@pgbouncer:6432/game";
     const direct = "postgres://app@db:5432/game";
@@ -85,6 +95,10 @@ describe("playfield-server's arguments", () => {
     expect(refusal(["--database-listen-url", "postgres://db/game"])).toMatch(/^--database-listen-url goes with a PostgreSQL server/);
     expect(refusal(["--data-dir", "d", "--database-prepare", "off"])).toMatch(/^--database-prepare goes with a PostgreSQL server/);
     expect(refusal(["--database-url", "postgres://h/db", "--database-prepare", "no"])).toBe('--database-prepare must be on or off, got "no"');
+    expect(refusal(["--data-dir", "d", "--database-pool-size", "4"])).toMatch(/^--database-pool-size goes with a PostgreSQL server/);
+    expect(refusal(["--database-url", "postgres://h/db", "--database-pool-size", "0"])).toBe('--database-pool-size must be a whole number of 1 or more, got "0"');
+    expect(refusal(["--database-url", "postgres://h/db", "--database-pool-size", "2.5"])).toBe('--database-pool-size must be a whole number of 1 or more, got "2.5"');
+    expect(refusal(["--database-url", "postgres://h/db"], { DATABASE_POOL_SIZE: "ten" })).toBe('DATABASE_POOL_SIZE must be a whole number of 1 or more, got "ten"');
     expect(refusal(["--data-dir", "d", "--database-listen-url", "postgres://db/game"])).toMatch(/^--database-listen-url goes with a PostgreSQL server/);
     expect(refusal(["--database-url", "postgres://h/db", "--database-listen-url", "http://u:pw@db/game"])).toBe('--database-listen-url must be a postgres:// or postgresql:// URL, got "http://u:***@db/game"');
     expect(refusal(["--database-url", "postgres://h/db"], { DATABASE_LISTEN_URL: "nope" })).toBe('DATABASE_LISTEN_URL must be a postgres:// or postgresql:// URL, got "nope"');

@@ -28,6 +28,8 @@ Options:
                       directly (default: $DATABASE_LISTEN_URL, else --database-url's)
   --database-prepare on|off  keep statements prepared on each connection to --database-url (default:
                       $DATABASE_PREPARE, else on); off when it goes through PgBouncer in transaction mode
+  --database-pool-size N  connections to --database-url this process opens at most, 1 or more
+                      (default: $DATABASE_POOL_SIZE, else 10); one more listens for notices of written rows
   --redis-url URL     share realtime events and presence with the other server processes on this
                       PostgreSQL through Redis, such as redis://127.0.0.1:6379 (default: $REDIS_URL, read
                       only with a PostgreSQL server; without either, this process must run alone)
@@ -37,7 +39,7 @@ Options:
                       may take to finish before they are cut, in seconds (default: 10)
   -h, --help          print this and exit
 
-Environment: PORT, HOST, DATABASE_URL, DATABASE_LISTEN_URL, DATABASE_PREPARE, REDIS_URL, and PLAYFIELD_ENV=production for production defaults (no loopback pages,
+Environment: PORT, HOST, DATABASE_URL, DATABASE_LISTEN_URL, DATABASE_PREPARE, DATABASE_POOL_SIZE, REDIS_URL, and PLAYFIELD_ENV=production for production defaults (no loopback pages,
 the full password hashing cost). Stop it with Ctrl-C or SIGTERM: it stops accepting connections, answers
 503 on /readyz, lets what is under way finish, closes WebSockets with 1012 and exits 0; a second Ctrl-C
 stops at once.
@@ -65,7 +67,7 @@ export interface ServerArgs {
 export type StorageChoice =
   | { kind: "memory" }
   | { kind: "data-dir"; dataDir: string }
-  | { kind: "postgres"; url: string; schema: string; listenUrl?: string; prepare?: false };
+  | { kind: "postgres"; url: string; schema: string; listenUrl?: string; prepare?: false; poolSize?: number };
 
 /** The Redis several processes share, and the prefix that keeps this deployment's keys apart. */
 export interface RedisChoice {
@@ -128,6 +130,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
         "database-schema": { type: "string" },
         "database-listen-url": { type: "string" },
         "database-prepare": { type: "string" },
+        "database-pool-size": { type: "string" },
         "redis-url": { type: "string" },
         "redis-prefix": { type: "string" },
         "shutdown-timeout": { type: "string" },
@@ -139,10 +142,10 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ""));
   }
   const { values, positionals } = parsed;
-  const storage = prepareOf(
-    listenUrlOf(storageOf(values["data-dir"], values["database-url"], env.DATABASE_URL, values["database-schema"]), values["database-listen-url"], env.DATABASE_LISTEN_URL),
-    values["database-prepare"], env.DATABASE_PREPARE,
-  );
+  let storage = storageOf(values["data-dir"], values["database-url"], env.DATABASE_URL, values["database-schema"]);
+  storage = listenUrlOf(storage, values["database-listen-url"], env.DATABASE_LISTEN_URL);
+  storage = prepareOf(storage, values["database-prepare"], env.DATABASE_PREPARE);
+  storage = poolSizeOf(storage, values["database-pool-size"], env.DATABASE_POOL_SIZE);
   let command: ServerArgs["command"] = { kind: "serve" };
   if (worldCommand) {
     if (positionals.length !== 1 || positionals[0] === "") throw new UsageError(`${worldCommand} needs one FILE, such as: playfield-server ${worldCommand} world.jsonl --data-dir ./data`);
@@ -206,6 +209,16 @@ function prepareOf(storage: StorageChoice, flag: string | undefined, envValue: s
   if (storage.kind !== "postgres") throw new UsageError(`${from} goes with a PostgreSQL server: give --database-url (or DATABASE_URL) too`);
   if (value !== "on" && value !== "off") throw new UsageError(`${from} must be on or off, got ${JSON.stringify(value)}`);
   return value === "on" ? storage : { ...storage, prepare: false };
+}
+
+/** How many connections the pool opens at most: with a PostgreSQL server only; DATABASE_POOL_SIZE counts only then. */
+function poolSizeOf(storage: StorageChoice, flag: string | undefined, envValue: string | undefined): StorageChoice {
+  const value = flag ?? (storage.kind === "postgres" ? envValue || undefined : undefined);
+  if (value === undefined) return storage;
+  const from = flag !== undefined ? "--database-pool-size" : "DATABASE_POOL_SIZE";
+  if (storage.kind !== "postgres") throw new UsageError(`${from} goes with a PostgreSQL server: give --database-url (or DATABASE_URL) too`);
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${from} must be a whole number of 1 or more, got ${JSON.stringify(value)}`);
+  return { ...storage, poolSize: Number(value) };
 }
 
 function checkPostgresUrl(url: string, from: string): void {

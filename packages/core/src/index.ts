@@ -70,7 +70,7 @@ export type {
   FriendRequestRow, FollowRow, ProfileRow, GroupRow, GroupMemberRow, SearchTermRow, SearchSourceRow, SearchSegmentRow, SearchSegmentDataRow, StoredNameSegment, NameSegment, AvatarRow, ReportRow,
   DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastoreUsageShardRow, DatastorePlayerRow,
 } from "./storage/tables/index.js";
-export type { ChatMessageRow, ChatConversationRow, ChatReadRow } from "./storage/tables/index.js";
+export type { ChatMessageRow, ChatConversationRow, ChatReadRow, ChatBucketRow } from "./storage/tables/index.js";
 export type { ExperienceVoteRow, ExperienceFavoriteRow, ExperienceTesterRow, ExperienceTermRow, ContentUploadRow, ContentBlobRow } from "./storage/tables/index.js";
 export type { WalletRow, LedgerRow, LedgerKind, ItemRow, ItemKind, ItemSalesRow, OwnershipRow, OrderRow, TopUpOrderRow, TopUpStatus, PayoutRow, PayoutStatusName, CreatorDailyRow, ExperienceDailyRow, PlayerDayRow } from "./storage/tables/index.js";
 export * from "./domain/wallet-math.js";

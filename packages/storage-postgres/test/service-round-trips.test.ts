@@ -7,12 +7,13 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { createClient, createMemoryTokenStore } from "@playfield/client";
-import { SALE_HOLD_MS, tables } from "@playfield/core";
+import { dmKey, SALE_HOLD_MS, tables } from "@playfield/core";
 import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqlStorage, pgliteDatabase, type SqlStorage } from "../src/index.js";
 import { PURGE_EVERY_MS } from "../../server/src/services/datastore/history.js";
 import { USAGE_FRESH_MS } from "../../server/src/services/datastore/usage-copy.js";
+import { chatServer, received, send, sent, type Person } from "../../server/test/chat-world.js";
 import { countedDatabase, messagesOf } from "./counted-database.js";
 
 const messages: string[] = [];
@@ -226,5 +227,63 @@ describe("the expired old values a datastore Set looks for", () => {
     expect(await expired()).toBe(0);
     expect(await looks(23)).toBe(0);
     await purging.lifecycle.idle();
+  });
+});
+
+describe("messages per chat send", () => {
+  // With the rate limit on (the test environment turns it off), so that the sender's bucket is read and written.
+  const chatRate = { burst: 1_000, intervalMs: 1 };
+  /** The messages of a first send into a conversation and of the next one, each checked stored once and delivered. */
+  async function twoSends(from: Person, to: Person, channel: string, key: string): Promise<number[]> {
+    const counts: number[] = [];
+    for (const text of ["first", "second"]) {
+      let ack: Record<string, unknown> = {};
+      const trips = await tripsOf(async () => { ack = await send(from, channel, text); });
+      expect(ack).toMatchObject({ type: "chat_ack", duplicate: false });
+      await received(to.socket, ack.messageId as string);
+      const stored = await storage.transact((tx) => tx.query(tables.chatMessages, "byConversation", { equals: [key] }));
+      expect(stored.filter((message) => message.text === text).map((message) => message.id)).toEqual([ack.messageId]);
+      // Every write goes with COMMIT, in the last message.
+      expect(trips.at(-1)).toMatch(/INSERT INTO "public"."chat_messages".*; COMMIT$/s);
+      counts.push(trips.length);
+    }
+    return counts;
+  }
+
+  it("should ask for a group message's reads at once: the request's, then the members', then COMMIT", async () => {
+    await using w = await chatServer({ storage, chatRate });
+    const [owner, other] = await Promise.all([w.account(), w.account()]);
+    const group = await owner.client.social.createGroup({ name: "Trips", description: "" });
+    await other.client.social.joinGroup({ groupId: group.id });
+    // The sender, an earlier message of its clientMessageId, the membership, the member list, the conversation, the bucket
+    // and the read marker in the first message; the members' accounts and blocks in the second (they wait for the list).
+    expect(await twoSends(owner, other, `group:${group.id}`, `group:${group.id}`)).toEqual([3, 3]);
+  });
+
+  it("should answer a resend from its first message, and a refusal, writing nothing and taking no token", async () => {
+    await using w = await chatServer({ storage, chatRate });
+    const [owner, stranger] = await Promise.all([w.account(), w.account()]);
+    const group = await owner.client.social.createGroup({ name: "Closed", description: "" });
+    const channel = `group:${group.id}`;
+    const first = await send(owner, channel, "once", "c-once");
+    const bucket = () => storage.transact((tx) => tx.getMany(tables.chatBuckets, [owner.id, stranger.id]));
+    const before = await bucket();
+    let resent: Record<string, unknown> = {};
+    // On another connection of the sender's (the first has the first answer). The resend's other reads are never awaited:
+    // it is answered from the stored message, then COMMIT alone.
+    const again = await owner.connect();
+    expect(await tripsOf(async () => { resent = await send(owner, channel, "once", "c-once", again); })).toHaveLength(2);
+    expect(resent).toMatchObject({ type: "chat_ack", messageId: first.messageId, duplicate: true });
+    expect(await send(stranger, channel, "let me in")).toMatchObject({ type: "error", code: "not_found" });
+    expect(await bucket()).toEqual(before);
+    const stored = await storage.transact((tx) => tx.query(tables.chatMessages, "byConversation", { equals: [channel] }));
+    expect(stored.map((message) => message.id)).toEqual([first.messageId]);
+  });
+
+  it("should ask for a DM's reads at once: all in its first message, then COMMIT", async () => {
+    await using w = await chatServer({ storage, chatRate });
+    const [me, pal] = await Promise.all([w.account(), w.account()]);
+    // The recipient, the friendship and blocks either way are named by the channel: read with the rest.
+    expect(await twoSends(me, pal, `dm:${pal.id}`, dmKey(me.id, pal.id))).toEqual([2, 2]);
   });
 });

@@ -5,6 +5,10 @@ import { defineTable } from "../port.js";
  * message, for the inbox), and each user's read marker per conversation.
  * Conversation keys: `dm:<a>:<b>` (sorted ids), `group:<id>`, `session:<id>`
  * (domain/chat-channel.ts). Positions: domain/chat-unread.ts.
+ * None is declared `checkedCopies`: a send asks for the rows it writes with
+ * its first reads, so copies would save it no message, and each send would
+ * add its rows to the process's notices (a group's members send through
+ * any process, whose copies of its conversation would mostly be stale).
  */
 
 export interface ChatMessageRow {

@@ -2,6 +2,7 @@ import {
   AgeBand, ageBandOf, ChannelKind, channelRefusal, ChatRefusal, conversationKey, dmKey, dmRefusal, fail, hearsMessage, parseChannel, tables,
   type ChatChannel, type ChatParty, type PlayfieldError, type Tx, type UserRow,
 } from "@playfield/core";
+import { early } from "../early-reads.js";
 import { areFriends, blockedBy, blockersAmong, hasBlocked } from "../social/graph.js";
 
 /*
@@ -72,20 +73,45 @@ async function membersHearing(tx: Tx, sender: UserRow, memberIds: string[], now:
   return hearers;
 }
 
-/** Checks that `sender` may write on `channel`; answers who hears the message, or throws the refusal. */
-export async function audienceOf(tx: Tx, sender: UserRow, channel: ChatChannel, now: number): Promise<Audience> {
+/**
+ * What `audienceOf` decides on, asked for before it runs: everything but the
+ * sender is known from the channel, so these go with the send's first reads
+ * (one message on a database) instead of one after another.
+ */
+export type AudienceReads =
+  | { kind: typeof ChannelKind.Dm; recipient: Promise<UserRow | undefined>; friends: Promise<boolean>; blockedBy: Promise<boolean>; youBlocked: Promise<boolean> }
+  | { kind: typeof ChannelKind.Group | typeof ChannelKind.Session; membership: Promise<unknown>; memberIds: Promise<string[]> };
+
+/** Starts the reads `audienceOf` needs for `senderId` on `channel`. */
+export function audienceReads(tx: Tx, senderId: string, channel: ChatChannel): AudienceReads {
+  if (channel.kind === ChannelKind.Dm) {
+    return {
+      kind: channel.kind,
+      recipient: early(tx.get(tables.users, channel.id)),
+      friends: early(areFriends(tx, senderId, channel.id)),
+      blockedBy: early(hasBlocked(tx, channel.id, senderId)),
+      youBlocked: early(hasBlocked(tx, senderId, channel.id)),
+    };
+  }
+  const [membership, members] = channel.kind === ChannelKind.Group
+    ? [tx.get(tables.groupMembers, `${channel.id}:${senderId}`), tx.query(tables.groupMembers, "byGroup", { equals: [channel.id] })]
+    : [tx.get(tables.sessionMembers, `${channel.id}:${senderId}`), tx.query(tables.sessionMembers, "bySession", { equals: [channel.id] })];
+  return { kind: channel.kind, membership: early(membership), memberIds: early(members.then((rows) => rows.map((m) => m.userId))) };
+}
+
+/**
+ * Checks that `sender` may write on `channel`; answers who hears the message, or throws the refusal.
+ * `reads`: from `audienceReads` for the same sender and channel, when started earlier.
+ */
+export async function audienceOf(tx: Tx, sender: UserRow, channel: ChatChannel, now: number, reads = audienceReads(tx, sender.id, channel)): Promise<Audience> {
   const party = partyOf(sender, now);
   if (party.guest) throw refusalError(ChatRefusal.Guest, channel);
   const key = conversationKey(channel, sender.id);
-  if (channel.kind === ChannelKind.Dm) {
+  if (reads.kind === ChannelKind.Dm) {
     if (channel.id === sender.id) throw refusalError(ChatRefusal.Self, channel);
-    const recipient = await tx.get(tables.users, channel.id);
+    const recipient = await reads.recipient;
     if (!recipient || recipient.deletedAt !== null) throw fail.notFound("channel: no such user");
-    const [friends, blockedBy, youBlocked] = await Promise.all([
-      areFriends(tx, sender.id, recipient.id),
-      hasBlocked(tx, recipient.id, sender.id),
-      hasBlocked(tx, sender.id, recipient.id),
-    ]);
+    const [friends, blockedBy, youBlocked] = await Promise.all([reads.friends, reads.blockedBy, reads.youBlocked]);
     const refusal = dmRefusal({
       sender: party,
       recipient: { ...partyOf(recipient, now), whoCanMessage: recipient.settings.whoCanMessage },
@@ -94,18 +120,9 @@ export async function audienceOf(tx: Tx, sender: UserRow, channel: ChatChannel, 
     if (refusal) throw refusalError(refusal, channel);
     return { key, hearers: [{ user: sender, child: party.child }, { user: recipient, child: isChild(recipient, now) }] };
   }
-  if (channel.kind === ChannelKind.Group) {
-    const membership = await tx.get(tables.groupMembers, `${channel.id}:${sender.id}`);
-    const refusal = channelRefusal(party, membership !== undefined);
-    if (refusal) throw refusalError(refusal, channel);
-    const members = await tx.query(tables.groupMembers, "byGroup", { equals: [channel.id] });
-    return { key, hearers: await membersHearing(tx, sender, members.map((m) => m.userId), now) };
-  }
-  const membership = await tx.get(tables.sessionMembers, `${channel.id}:${sender.id}`);
-  const refusal = channelRefusal(party, membership !== undefined);
+  const refusal = channelRefusal(party, (await reads.membership) !== undefined);
   if (refusal) throw refusalError(refusal, channel);
-  const members = await tx.query(tables.sessionMembers, "bySession", { equals: [channel.id] });
-  return { key, hearers: await membersHearing(tx, sender, members.map((m) => m.userId), now) };
+  return { key, hearers: await membersHearing(tx, sender, await reads.memberIds, now) };
 }
 
 /** A conversation a user may read: its key, and since when they are a member (0 for DMs). */

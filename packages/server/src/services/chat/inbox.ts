@@ -65,10 +65,14 @@ export async function unreadTotal(tx: Tx, me: string): Promise<number> {
   return counts.reduce((a, b) => a + b, 0);
 }
 
-/** Moves `me`'s read marker in a conversation forward to `message` (never back), with the message's number when it has one. */
-export async function markReadTo(tx: Tx, me: string, key: string, message: Pick<ChatMessageRow, "pos" | "n">): Promise<void> {
-  const id = readId(me, key);
-  const row = await tx.get(tables.chatReads, id);
+/**
+ * Moves `me`'s read marker in a conversation forward to `message` (never back), with the message's number when it has one.
+ * `marker`: the marker as read earlier in this transaction, when it was.
+ */
+export async function markReadTo(
+  tx: Tx, me: string, key: string, message: Pick<ChatMessageRow, "pos" | "n">, marker = tx.get(tables.chatReads, readId(me, key)),
+): Promise<void> {
+  const row = await marker;
   if (row && row.readPos >= message.pos) return;
-  await tx.put(tables.chatReads, { id, userId: me, conversationKey: key, readPos: message.pos, ...(message.n === undefined ? {} : { readCount: message.n }) });
+  await tx.put(tables.chatReads, { id: readId(me, key), userId: me, conversationKey: key, readPos: message.pos, ...(message.n === undefined ? {} : { readCount: message.n }) });
 }

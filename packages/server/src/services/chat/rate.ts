@@ -1,4 +1,4 @@
-import { fail, tables, takeToken, type RateRule, type Tx } from "@playfield/core";
+import { fail, tables, takeToken, type ChatBucketRow, type RateRule, type Tx } from "@playfield/core";
 import type { ServerConfig, ServerDeps } from "../../server-deps.js";
 
 /*
@@ -30,12 +30,19 @@ export function resolveChatRate(option: Partial<RateRule> | null | undefined, en
 /** One send's charge against its sender's bucket. */
 export interface ChatCharge {
   /**
-   * Takes the sender's token at `now` inside the send's transaction, or
-   * throws `resource_exhausted`. Called once every other check passed; the
-   * bucket is a row of that transaction, so a refused or rolled-back send
-   * takes nothing and a re-run of the transaction reads the bucket afresh.
+   * Starts reading the sender's bucket in the send's transaction, for
+   * `take` (null when the limit is off): asked for with the send's other
+   * reads, so that on a database it costs no message of its own.
    */
-  take(tx: Tx, now: number): Promise<void>;
+  read(tx: Tx): Promise<ChatBucketRow | undefined> | null;
+  /**
+   * Takes the sender's token at `now` from `bucket` (what `read` answered
+   * in this transaction; read here when not given), or throws
+   * `resource_exhausted`. Called once every other check passed; the bucket
+   * is a row of that transaction, so a refused or rolled-back send takes
+   * nothing and a re-run of the transaction reads the bucket afresh.
+   */
+  take(tx: Tx, now: number, bucket?: Promise<ChatBucketRow | undefined> | null): Promise<void>;
   /** After a refusal: milliseconds until the sender has a token again. */
   readonly retryAfterMs: number | undefined;
 }
@@ -46,10 +53,11 @@ export function chatCharge(deps: ServerDeps, userId: string): ChatCharge {
   let retryAfterMs: number | undefined;
   return {
     get retryAfterMs() { return retryAfterMs; },
-    async take(tx, now) {
+    read: (tx) => (rule ? tx.get(tables.chatBuckets, userId) : null),
+    async take(tx, now, bucket) {
       retryAfterMs = undefined;
       if (!rule) return;
-      const decision = takeToken(await tx.get(tables.chatBuckets, userId), rule, now);
+      const decision = takeToken(await (bucket ?? tx.get(tables.chatBuckets, userId)), rule, now);
       if (!decision.allowed) {
         retryAfterMs = decision.retryAfterMs;
         throw fail.exhausted(

@@ -1,9 +1,10 @@
-import { ChannelKind, channelFor, conversationKey, fail, nextPosition, tables, type ChatChannel, type ChatMessageRow, type UserRow } from "@playfield/core";
+import { ChannelKind, channelFor, conversationKey, fail, nextPosition, tables, type ChatChannel, type ChatMessageRow, type Tx, type UserRow } from "@playfield/core";
 import type { ServerDeps } from "../../server-deps.js";
 import type { RealtimeEvent } from "../../ports/realtime-hub.js";
 import { iso, requireUser, userSummary } from "../identity/accounts.js";
 import { inTurn } from "../turns.js";
-import { audienceOf, isChild, readId, type Hearer } from "./access.js";
+import { early } from "../early-reads.js";
+import { audienceOf, audienceReads, isChild, readId, type Hearer } from "./access.js";
 import { markReadTo } from "./inbox.js";
 import type { ChatCharge } from "./rate.js";
 
@@ -40,9 +41,10 @@ export function storeChat(deps: ServerDeps, senderId: string, send: ChatSend, ch
   const sentTo = conversationKey(send.channel, senderId);
   // Every send writes its conversation's row: sends into one conversation take turns in this server rather than collide.
   return inTurn(deps, `conversation:${sentTo}`, () => deps.storage.transact(async (tx) => {
-    const sender = await requireUser(tx, senderId);
+    const reads = sendReads(tx, senderId, send, sentTo, charge);
+    const sender = await reads.sender;
     const now = deps.clock.now();
-    const [previous] = await tx.query(tables.chatMessages, "byClientId", { equals: [senderId, send.clientMessageId], limit: 1 });
+    const [previous] = await reads.previous;
     if (previous) {
       // A resend: answered with what was stored, whatever changed since (a block, a left group).
       if (previous.conversationKey !== sentTo) {
@@ -50,9 +52,9 @@ export function storeChat(deps: ServerDeps, senderId: string, send: ChatSend, ch
       }
       return { message: previous, duplicate: true, sender, hearers: [] };
     }
-    const { key, hearers } = await audienceOf(tx, sender, send.channel, now);
-    await charge?.take(tx, now);
-    const conversation = await tx.get(tables.chatConversations, key);
+    const { key, hearers } = await audienceOf(tx, sender, send.channel, now, reads.audience);
+    await charge?.take(tx, now, reads.bucket);
+    const conversation = await reads.conversation;
     const pos = nextPosition(conversation?.lastPos ?? 0, now);
     // Messages are numbered in the conversation row, which every send writes anyway; a row from before numbering counts them once.
     const count = conversation === undefined ? 0 : conversation.count ?? await tx.count(tables.chatMessages, "byConversation", { equals: [key] });
@@ -68,15 +70,32 @@ export function storeChat(deps: ServerDeps, senderId: string, send: ChatSend, ch
       key, lastPos: pos, lastMessageId: message.id, lastSenderId: senderId, lastText: text, lastChildText: childText, lastAt: now, count: count + 1,
     });
     // Sending reads the conversation up to one's own message.
-    await markReadTo(tx, senderId, key, message);
+    await markReadTo(tx, senderId, key, message, reads.marker);
     // The other side of a DM gets a marker, so the conversation shows in their inbox.
-    for (const { user } of hearers) {
-      if (user.id !== senderId && send.channel.kind === ChannelKind.Dm && !(await tx.get(tables.chatReads, readId(user.id, key)))) {
-        await tx.put(tables.chatReads, { id: readId(user.id, key), userId: user.id, conversationKey: key, readPos: 0, readCount: 0 });
-      }
+    if (reads.recipientMarker && !(await reads.recipientMarker)) {
+      await tx.put(tables.chatReads, { id: readId(send.channel.id, key), userId: send.channel.id, conversationKey: key, readPos: 0, readCount: 0 });
     }
     return { message, duplicate: false, sender, hearers };
   }));
+}
+
+/**
+ * Every read a send may decide on whose key the request names, asked for as
+ * its transaction starts: on a database they go in one message, where
+ * awaiting each in turn cost one message each. They are awaited in the
+ * order of the checks, so refusals come as before; the reads of a send
+ * refused or resent early are never awaited (`early`).
+ */
+function sendReads(tx: Tx, senderId: string, send: ChatSend, key: string, charge: ChatCharge | undefined) {
+  return {
+    sender: early(requireUser(tx, senderId)),
+    previous: early(tx.query(tables.chatMessages, "byClientId", { equals: [senderId, send.clientMessageId], limit: 1 })),
+    audience: audienceReads(tx, senderId, send.channel),
+    bucket: early(charge?.read(tx) ?? null),
+    conversation: early(tx.get(tables.chatConversations, key)),
+    marker: early(tx.get(tables.chatReads, readId(senderId, key))),
+    recipientMarker: early(send.channel.kind === ChannelKind.Dm ? tx.get(tables.chatReads, readId(send.channel.id, key)) : null),
+  };
 }
 
 /** Publishes a stored message to everyone who hears it: one serialization per distinct (channel, text). */

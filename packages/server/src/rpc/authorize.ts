@@ -1,6 +1,7 @@
 import { fail, tables, TokenType, type AuthRule, type TokenClaims, type Tx } from "@playfield/core";
 import type { Caller } from "./caller.js";
 import type { ServerDeps } from "../server-deps.js";
+import { ignore } from "../services/early-reads.js";
 
 // The header every client sends: "Bearer", one space, a token of printable ASCII. Its test costs a third less
 // than BEARER's, and on a match BEARER would capture the same token.
@@ -46,8 +47,6 @@ export async function authorize(deps: ServerDeps, method: AuthRule, authorizatio
   if (method.auth === "account" && caller.guest) throw fail.denied(`guests cannot call ${method.name}: upgrade to an account first`);
   return caller;
 }
-
-const ignore = (): undefined => undefined;
 
 async function liveCaller(tx: Tx, claims: TokenClaims): Promise<Exclude<Caller, { kind: "anonymous" }>> {
   // Asked for together, then awaited in turn: on a database they go in one message with this read-only

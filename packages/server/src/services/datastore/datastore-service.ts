@@ -9,11 +9,12 @@ import { iso } from "../identity/accounts.js";
 import { inTurn } from "../turns.js";
 import { requireLiveMember, requireWrite } from "./authority.js";
 import { checkValueSize, deleteEntry, resolveEntry, resolveScope, writeEntry, type EntryAddress, type ScopeFields } from "./entries.js";
+import { ignore } from "../early-reads.js";
 import { expiredOldValues, leasePurge, type PurgeLease } from "./history.js";
 import { countInProcess, experienceCounts } from "./counts-in-process.js";
 import type { UsageElsewhere } from "./usage-copy.js";
 import {
-  admitCall, chargeBytes, checkBudget, ignore, leaseShard, playerSeenId, saveUsage, usageElsewhere, type CallUsage, type ShardLease,
+  admitCall, chargeBytes, checkBudget, leaseShard, playerSeenId, saveUsage, usageElsewhere, type CallUsage, type ShardLease,
 } from "./usage.js";
 
 /*

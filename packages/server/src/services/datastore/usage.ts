@@ -3,6 +3,7 @@ import {
   type DatastoreUsageShardRow, type Tx,
 } from "@playfield/core";
 import type { GameCaller } from "../../rpc/caller.js";
+import { ignore } from "../early-reads.js";
 import type { ServerDeps } from "../../server-deps.js";
 import type { ExperienceCounts, WindowCounts } from "./counts-in-process.js";
 import { sumElsewhere, type UsageCopy, type UsageElsewhere } from "./usage-copy.js";
@@ -194,9 +195,4 @@ export function chargeBytes(usage: CallUsage, delta: number): void {
 /** Saves the call's count and stored bytes in the caller's shard. Inside the call's transaction, last. */
 export function saveUsage(tx: Tx, usage: CallUsage): Promise<void> {
   return tx.put(tables.datastoreUsageShards, usage.row);
-}
-
-/** Handles a rejection that is met later, where the promise is awaited (a rejection left unhandled meanwhile would end the process). */
-export function ignore(): undefined {
-  return undefined;
 }

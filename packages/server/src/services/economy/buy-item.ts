@@ -3,6 +3,7 @@ import {
   type EconomyService, type ItemSalesRow, type MethodOutput, type MethodRequest, type OrderRow, type Tx, type WalletRow,
 } from "@playfield/core";
 import type { ServerDeps } from "../../server-deps.js";
+import { ignore } from "../early-reads.js";
 import { iso } from "../identity/accounts.js";
 import { recordSaleStats, saleDailyId } from "../creator/stats.js";
 import { bumpedShard, saleShard, salesSum } from "./item-sales.js";
@@ -27,8 +28,6 @@ type BuyItemResponse = MethodOutput<typeof EconomyService.methods.buyItem>;
 
 /** A read not asked for: answers as an empty read would. */
 const NONE: readonly never[] = [];
-
-const ignore = (): undefined => undefined;
 
 /** The held rows read ahead for `userId`'s wallet (`heldRows[i]` is `dueIds[i]`'s), if any. */
 function heldOf(dueIds: readonly string[], heldRows: readonly Holds[], userId: string): Holds | undefined {

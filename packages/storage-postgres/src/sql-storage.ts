@@ -123,7 +123,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
     let readOnce = options.readOnly === true;
     for (let attempt = 1, tablesMade = 0; ;) {
       const mode: TxMode = { readOnly: options.readOnly === true, readOnce };
-      const run: Run = { written: [], checked: [] };
+      const run: RunCopies = { written: [], checked: [] };
       const once = () => database.session((session) => runOnce(session, fn, layoutOf, mode, sizes, rows, run));
       const outcome = attempt > OWN_TURNS ? await retryLane(once) : await once();
       // This process's copies of the rows written: as committed, or dropped; other processes drop theirs when the notice comes.
@@ -231,7 +231,7 @@ interface WrittenRow {
 }
 
 /** What one run of a transaction did with copies: the rows it wrote to cached tables, the copies it took ([table, id]). */
-interface Run {
+interface RunCopies {
   written: WrittenRow[];
   checked: [string, string][];
 }
@@ -319,7 +319,7 @@ class UnknownTable extends Error {
 
 async function runOnce<T>(
   session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined,
-  mode: TxMode, sizes: BucketSizes, rows: RowCacheOf | undefined, run: Run,
+  mode: TxMode, sizes: BucketSizes, rows: RowCacheOf | undefined, run: RunCopies,
 ): Promise<Outcome<T>> {
   const pipeline = new Pipeline(session, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce, beginBefore: BEGIN_BEFORE });
   const tx = new SqlTx(pipeline, layoutOf, mode.readOnly, sizes, rows, run);
@@ -373,7 +373,8 @@ class SqlTx implements Tx {
     private readonly readOnly: boolean,
     private readonly sizes: BucketSizes,
     private readonly rows: RowCacheOf | undefined,
-    private readonly done: Run,
+    /** What this run does with copies: the rows it writes, the copies it takes. */
+    private readonly copies: RunCopies,
     /** Reads of the read-only transaction sent before this one (`transactAfterReads`). */
     private readonly first = false,
   ) {
@@ -383,7 +384,7 @@ class SqlTx implements Tx {
   /** A read-only Tx whose reads go before this transaction, in its first message. */
   before(): SqlTx {
     // What it reads is kept as a read-only transaction's reads are: rows as committed when its snapshot was taken.
-    return new SqlTx(this.pipeline, this.layoutOf, true, this.sizes, this.rows, this.done, true);
+    return new SqlTx(this.pipeline, this.layoutOf, true, this.sizes, this.rows, this.copies, true);
   }
 
   /** `prepare`: false for a query or count, whose best plan depends on its values (Pipeline.run). */
@@ -413,7 +414,7 @@ class SqlTx implements Tx {
     const table = this.layout(def);
     const key = primaryKeyBytes(table, id);
     this.pipeline.check(copy.text === null ? table.checkAbsent : table.check, copy.text === null ? [key] : [key, copy.text]);
-    this.done.checked.push([def.name, id]);
+    this.copies.checked.push([def.name, id]);
     return copy;
   }
 
@@ -568,17 +569,17 @@ class SqlTx implements Tx {
   private writing(def: TableDef<unknown>, id: string, row: unknown, text: string | null): WrittenRow | undefined {
     const cache = keepsCopies(def) ? this.rows?.cache : undefined;
     if (cache === undefined) return undefined;
-    for (const written of this.done.written) {
+    for (const written of this.copies.written) {
       if (written.table === def.name && written.id === id) return Object.assign(written, { row, text });
     }
     const written: WrittenRow = { table: def.name, id, write: cache.writing(def.name, id), row, text };
-    this.done.written.push(written);
+    this.copies.written.push(written);
     return written;
   }
 
   /** Whether this transaction wrote a row of a cached table (a few rows at most: a scan). */
   private wrote(table: string, id: string): boolean {
-    for (const written of this.done.written) if (written.table === table && written.id === id) return true;
+    for (const written of this.copies.written) if (written.table === table && written.id === id) return true;
     return false;
   }
 

@@ -96,6 +96,14 @@ const Devices = defineTable<Account>()({
   cachedReads: true,
 });
 
+/** Read and then written by the same calls: an adapter may answer a writing transaction's get from a copy it checks (docs/storage.md, "Checked copies"). */
+const Wallets = defineTable<Account>()({
+  name: "contract_wallets",
+  primaryKey: (row) => row.id,
+  indexes: {},
+  checkedCopies: true,
+});
+
 /** Lets other transactions run, if the adapter interleaves them. */
 const pause = (turns = 1) => new Promise<void>((resolve) => {
   let left = turns;
@@ -518,6 +526,46 @@ export function storageContract(name: string, makeStorage: () => Storage | Promi
         }
         await storage.clear();
         expect(await readOnly("d3")).toBeUndefined();
+      });
+    });
+
+    describe("tables declared checkedCopies", () => {
+      const debit = (id: string, amount: number) => run(async (tx) => {
+        const wallet = await tx.get(Wallets, id);
+        if (!wallet || wallet.balance < amount) throw new Error("insufficient");
+        await tx.put(Wallets, { ...wallet, balance: wallet.balance - amount });
+        return wallet.balance - amount;
+      });
+
+      it("should answer a writing transaction's get with every write committed before it: put, overwrite, delete", async () => {
+        await putAll(Wallets, [account("w1", "ann", 10)]);
+        expect(await debit("w1", 1)).toBe(9);
+        expect(await debit("w1", 1)).toBe(8);
+        await putAll(Wallets, [account("w1", "ann", 100)]);
+        expect(await debit("w1", 1)).toBe(99);
+        await run((tx) => tx.delete(Wallets, "w1"));
+        await expect(debit("w1", 1)).rejects.toThrow("insufficient");
+        await putAll(Wallets, [account("w1", "bob", 5)]);
+        expect(await debit("w1", 5)).toBe(0);
+        expect(await run((tx) => tx.getMany(Wallets, ["w1", "nobody"]))).toEqual([account("w1", "bob", 0), undefined]);
+      });
+
+      it("should never answer with a write that rolled back", async () => {
+        await putAll(Wallets, [account("w2", "ann", 10)]);
+        await debit("w2", 1);
+        await expect(run(async (tx) => {
+          await tx.put(Wallets, account("w2", "ann", 1_000));
+          throw new Error("changed my mind");
+        })).rejects.toThrow("changed my mind");
+        expect(await debit("w2", 1)).toBe(8);
+      });
+
+      it("should lose no debit and overdraw nothing under concurrent writers", async () => {
+        await putAll(Wallets, [account("w3", "ann", 30)]);
+        await debit("w3", 1);
+        const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => debit("w3", 1)));
+        expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(29);
+        expect(await run((tx) => tx.get(Wallets, "w3"))).toEqual(account("w3", "ann", 0));
       });
     });
 

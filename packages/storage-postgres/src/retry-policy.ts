@@ -14,6 +14,9 @@ const LOST_STATEMENT = new Set([
   "42P05", // duplicate_prepared_statement
 ]);
 
+/** SQLSTATE division_by_zero: how the check of a copy a writing transaction took fails (table-layout.ts). */
+const CHECK_FAILED = "22012";
+
 /** SQLSTATEs after which a transaction is run again. */
 const RETRYABLE = new Set([
   "40001", // serialization_failure
@@ -33,6 +36,11 @@ function codeOf(error: unknown): unknown {
 /** Whether `error` says the connection's prepared statements are not what the adapter thinks. */
 export function isLostStatement(error: unknown): boolean {
   return LOST_STATEMENT.has(codeOf(error) as string);
+}
+
+/** Whether `error` is the failure of a check of a copy (in a message that holds one: no other statement divides). */
+export function isCheckFailed(error: unknown): boolean {
+  return codeOf(error) === CHECK_FAILED;
 }
 
 /** Whether `error` is a database error after which the transaction is run again. */

@@ -137,8 +137,7 @@ export class RowCache {
    */
   wrote(write: RowRead, row: unknown, text: string | null = null): void {
     const clean = !write.state.dropped;
-    const table = write.key.slice(0, write.key.indexOf(SEPARATOR));
-    this.drop(table, write.key.slice(table.length + 1));
+    this.dropKey(write.key);
     this.done(write, undefined);
     if (row !== undefined && clean) this.keep(write.key, row, text);
   }
@@ -154,8 +153,11 @@ export class RowCache {
 
   /** Drops the copy of a row that was written. */
   drop(table: string, id: string): void {
+    this.dropKey(keyOf(table, id));
+  }
+
+  private dropKey(key: string): void {
     this.drops++;
-    const key = keyOf(table, id);
     this.remove(key);
     const state = this.inFlight.get(key);
     if (state !== undefined) state.dropped = true;

@@ -23,7 +23,7 @@
  * A message that fails fails every statement in it: the database aborts the
  * transaction at the first failed statement, so nothing after it counts.
  */
-import { isLostStatement } from "./retry-policy.js";
+import { isCheckFailed, isLostStatement } from "./retry-policy.js";
 import { inlineParams } from "./sql-literal.js";
 import type { SqlSession } from "./sql-database.js";
 
@@ -42,9 +42,6 @@ export class StaleCopy extends Error {
     super("a copy of a row the transaction took has changed: it will run again", { cause });
   }
 }
-
-/** SQLSTATE division_by_zero: how a check of a copy fails (table-layout.ts). */
-const CHECK_FAILED = "22012";
 
 interface Statement {
   text: string;
@@ -209,7 +206,7 @@ export class Pipeline {
       if (commitToo) texts.push("COMMIT");
       results = await this.session.batch(texts);
     } catch (thrown) {
-      const error = (thrown as { code?: unknown }).code === CHECK_FAILED && batch.some((statement) => statement.check) ? new StaleCopy(thrown) : thrown;
+      const error = isCheckFailed(thrown) && batch.some((statement) => statement.check) ? new StaleCopy(thrown) : thrown;
       if (isLostStatement(error)) this.session.prepared?.lost();
       else this.session.prepared?.forget(fresh);
       this.fail(error);

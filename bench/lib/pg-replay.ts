@@ -73,6 +73,13 @@ export async function recordCalls(url: string, players: number, calls: readonly 
   const prepares: string[] = [];
   // One connection: the statements it prepares are the only ones, under names the scripts can share.
   const database = pgDatabase(new pg.Pool({ connectionString: url, max: 1 }));
+  const record = (texts: readonly string[]) => {
+    if (texts.includes("DEALLOCATE ALL")) throw new Error("the recorded calls prepared more statements than a connection keeps");
+    prepares.push(...texts.filter((text) => text.startsWith("PREPARE ")).map(replayableCheck));
+    const run = texts.filter((text) => !text.startsWith("PREPARE "));
+    if (run.length > 0) sent.push(run.join(" \\; "));
+    return texts;
+  };
   // Record what each message is as the adapter wrote it (a single statement with bound parameters inlined), its PREPAREs apart.
   const recording: typeof database = {
     ...database,
@@ -82,13 +89,12 @@ export async function recordCalls(url: string, players: number, calls: readonly 
         sent.push(inlineParams(text, params ?? []));
         return session.query(text, params);
       },
-      batch: (texts) => {
-        if (texts.includes("DEALLOCATE ALL")) throw new Error("the recorded calls prepared more statements than a connection keeps");
-        prepares.push(...texts.filter((text) => text.startsWith("PREPARE ")).map(replayableCheck));
-        const run = texts.filter((text) => !text.startsWith("PREPARE "));
-        if (run.length > 0) sent.push(run.join(" \\; "));
-        return session.batch(texts);
-      },
+      batch: (texts) => session.batch(record(texts)),
+    })),
+    whole: database.whole && ((compose) => database.whole!((prepared) => {
+      const message = compose(prepared);
+      record(message.texts);
+      return message;
     })),
   };
   const storage = createSqlStorage(recording, { schema });

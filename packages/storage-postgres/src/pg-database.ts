@@ -6,6 +6,7 @@ import pg from "pg";
 import type { Listener, ListenHandlers, SqlDatabase, SqlSession } from "./sql-database.js";
 import { PreparedStatements } from "./prepared-statements.js";
 import { literal } from "./sql-literal.js";
+import { WholeMessages } from "./whole-messages.js";
 
 /** The pause before listening again after the listening connection was lost. */
 const RELISTEN_MS = 1_000;
@@ -30,6 +31,12 @@ export interface PgDatabaseOptions {
    * parameters written in.
    */
   prepare?: boolean;
+  /**
+   * Send the transactions that are one message whole, of many callers, in
+   * one write to one connection under load (default true:
+   * whole-messages.ts). False sends each on a connection of its own.
+   */
+  together?: boolean;
 }
 
 /**
@@ -48,19 +55,24 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: Pg
   // The adapter's statements are short: JIT compiling, which PostgreSQL starts once a plan's estimate
   // passes jit_above_cost (a counted page on a large board can), costs them ~0.5 s and saves nothing.
   pool.on("connect", (client) => void client.query("SET jit = off").catch(() => undefined));
+  const preparedOf = (client: pg.PoolClient) => {
+    let statements = prepared.get(client);
+    if (statements === undefined && options.prepare !== false) prepared.set(client, statements = new PreparedStatements());
+    return statements;
+  };
+  const whole = options.together === false ? undefined : new WholeMessages({ pool, preparedOf });
   return {
     kind: "postgres",
     async session(fn) {
       const client = await pool.connect();
-      let statements = prepared.get(client);
-      if (statements === undefined && options.prepare !== false) prepared.set(client, statements = new PreparedStatements());
-      const session = new PgSession(client, statements);
+      const session = new PgSession(client, preparedOf(client));
       try {
         return await fn(session);
       } finally {
         session.client.release(session.broken);
       }
     },
+    whole: whole && ((compose) => whole.send(compose)),
     close: () => pool.end(),
     listen: (channel, handlers) => listenOn(listenConfig(pool, options.listenUrl), pool, channel, handlers),
   };

@@ -24,6 +24,7 @@
  * transaction with a conflict the adapter runs again (retry-policy.ts),
  * after `lost` made the connection prepare everything anew.
  */
+import { isLostStatement } from "./retry-policy.js";
 import { inlineParams, literal } from "./sql-literal.js";
 
 /** Names given out per connection before it deallocates them all. */
@@ -75,6 +76,12 @@ export class PreparedStatements {
   lost(): void {
     this.names.clear();
     this.given = this.max;
+  }
+
+  /** After a message that failed with `error` or did not run: what it prepared (`fresh`) is forgotten, or everything when a statement was lost. */
+  failed(error: unknown, fresh: readonly string[]): void {
+    if (isLostStatement(error)) this.lost();
+    else this.forget(fresh);
   }
 
   /** Drops the statements prepared in a message that failed: whether their PREPARE ran is unknown. */

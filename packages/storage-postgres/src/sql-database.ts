@@ -28,6 +28,14 @@ export interface SqlSession {
   batch<Row = Record<string, unknown>>(texts: readonly string[]): Promise<Row[][]>;
 }
 
+/** A transaction's one message as written for one connection (`SqlDatabase.whole`). */
+export interface WholeMessage {
+  /** Its statements, from BEGIN to COMMIT, each one statement. */
+  texts: string[];
+  /** The statements it prepares on the connection (`PreparedStatements.write`), forgotten if it fails or does not run. */
+  fresh: string[];
+}
+
 /** A database: sessions on connections of their own. */
 export interface SqlDatabase {
   /** What it is, for messages ("postgres", "pglite"). */
@@ -38,6 +46,17 @@ export interface SqlDatabase {
    * one connection, so its sessions run one at a time).
    */
   session<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Runs a transaction that is one message whole (`BEGIN; …; COMMIT`) on
+   * any connection, and answers each statement's rows, in order; where it
+   * fails, with the error of the statement that failed (nothing of it is
+   * committed then). Under load such messages of many transactions go in
+   * one write and run one after the other (whole-messages.ts). `compose`
+   * writes the message for the connection that will send it (its prepared
+   * statements), again each time it is about to go: a message written
+   * behind one that failed did not run, and goes again.
+   */
+  whole?<Row = Record<string, unknown>>(compose: (prepared: PreparedStatements | undefined) => WholeMessage): Promise<Row[][]>;
   /** Closes every connection; sessions already running finish first. */
   close(): Promise<void>;
   /** No other process can write this database (PGlite): a process that knows its own writes knows them all. */
@@ -64,6 +83,38 @@ export interface Listener {
 export interface ListenHandlers {
   notice(payload: string): void;
   listening(on: boolean): void;
+}
+
+/** A session of `database` taken at the first `get` and held until `release`: a transaction holds no connection before it needs one. */
+export class HeldSession {
+  private session: Promise<SqlSession> | undefined;
+  private end: (() => void) | undefined;
+  private ended: Promise<unknown> | undefined;
+
+  constructor(private readonly database: SqlDatabase) {}
+
+  /** Whether a session was taken (or asked for). */
+  get taken(): boolean {
+    return this.session !== undefined;
+  }
+
+  get(): Promise<SqlSession> {
+    return this.session ??= new Promise<SqlSession>((resolve, reject) => {
+      const released = new Promise<void>((done) => (this.end = done));
+      this.ended = this.database.session((session) => {
+        resolve(session);
+        return released;
+      });
+      // A connection that could not be made: `get` fails with it.
+      this.ended.catch(reject);
+    });
+  }
+
+  /** Gives the session back, once the database let go of it; nothing when none was taken. */
+  async release(): Promise<void> {
+    this.end?.();
+    await this.ended?.catch(() => undefined);
+  }
 }
 
 /** Runs tasks one at a time, in call order. */

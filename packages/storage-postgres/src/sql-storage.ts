@@ -124,7 +124,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
     for (let attempt = 1, tablesMade = 0; ;) {
       const mode: TxMode = { readOnly: options.readOnly === true, readOnce };
       const run: RunCopies = { written: [], checked: [] };
-      const once = () => database.session((session) => runOnce(session, fn, layoutOf, mode, sizes, rows, run));
+      const once = () => runOnce(database, fn, layoutOf, mode, sizes, rows, run);
       const outcome = attempt > OWN_TURNS ? await retryLane(once) : await once();
       // This process's copies of the rows written: as committed, or dropped; other processes drop theirs when the notice comes.
       for (const row of run.written) rows!.cache.wrote(row.write, outcome.kind === "done" ? row.row : undefined, row.text);
@@ -318,11 +318,18 @@ class UnknownTable extends Error {
 }
 
 async function runOnce<T>(
-  session: SqlSession, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined,
+  database: SqlDatabase, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined,
   mode: TxMode, sizes: BucketSizes, rows: RowCacheOf | undefined, run: RunCopies,
 ): Promise<Outcome<T>> {
-  const pipeline = new Pipeline(session, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce, beginBefore: BEGIN_BEFORE });
-  const tx = new SqlTx(pipeline, layoutOf, mode.readOnly, sizes, rows, run);
+  const pipeline = new Pipeline(database, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce, beginBefore: BEGIN_BEFORE });
+  try {
+    return await runOn(pipeline, fn, new SqlTx(pipeline, layoutOf, mode.readOnly, sizes, rows, run));
+  } finally {
+    await pipeline.release();
+  }
+}
+
+async function runOn<T>(pipeline: Pipeline, fn: (tx: Tx) => Promise<T>, tx: SqlTx): Promise<Outcome<T>> {
   let value: T;
   try {
     value = await fn(tx);

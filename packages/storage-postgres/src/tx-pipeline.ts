@@ -18,14 +18,20 @@
  *   transaction runs again with BEGIN and COMMIT of their own;
  * - reads asked for before the transaction (`transactAfterReads`) go first
  *   in the first message, in a read-only transaction of their own:
- *   `BEGIN … READ ONLY; reads; COMMIT; BEGIN …; statements`.
+ *   `BEGIN … READ ONLY; reads; COMMIT; BEGIN …; statements`;
+ * - a connection is taken only when a message must go, and kept to the end;
+ *   a transaction that is one message whole (`BEGIN; …; COMMIT`, as a call
+ *   whose reads all found copies makes) takes none of its own: where the
+ *   database can (`SqlDatabase.whole`), it goes in one write with other
+ *   such messages (whole-messages.ts).
  *
  * A message that fails fails every statement in it: the database aborts the
  * transaction at the first failed statement, so nothing after it counts.
  */
-import { isCheckFailed, isLostStatement } from "./retry-policy.js";
+import type { PreparedStatements } from "./prepared-statements.js";
+import { isCheckFailed } from "./retry-policy.js";
 import { inlineParams } from "./sql-literal.js";
-import type { SqlSession } from "./sql-database.js";
+import { HeldSession, type SqlDatabase, type WholeMessage } from "./sql-database.js";
 
 /** Thrown when a read-only transaction, already committed with its first reads, asks for more: it runs again in full. */
 export class ReadsAfterCommit extends Error {
@@ -81,7 +87,12 @@ export class Pipeline {
   /** The first failure of a message (after which the database refuses the rest), or one met before any SQL. */
   failure: unknown = undefined;
 
-  constructor(private readonly session: SqlSession, private readonly options: PipelineOptions) {}
+  /** The connection of this transaction, taken by the first message that is not the transaction whole. */
+  private readonly session: HeldSession;
+
+  constructor(private readonly database: SqlDatabase, private readonly options: PipelineOptions) {
+    this.session = new HeldSession(database);
+  }
 
   /** Records a failure that decides the run's outcome (a table being set up, met before any SQL). */
   fail(error: unknown): void {
@@ -141,7 +152,13 @@ export class Pipeline {
     this.pending = [];
     this.before = [];
     // After a failed COMMIT there is no transaction left, and a broken connection cannot answer: neither matters here.
-    if (this.begun && !this.committed) await this.session.query("ROLLBACK").catch(() => undefined);
+    // (A whole message that failed left no transaction open: whole-messages.ts rolls its connection back.)
+    if (this.begun && !this.committed && this.session.taken) await (await this.session.get()).query("ROLLBACK").catch(() => undefined);
+  }
+
+  /** Gives the connection back, if the transaction took one: once it committed or rolled back. */
+  release(): Promise<void> {
+    return this.session.release();
   }
 
   private push(statement: Statement): void {
@@ -185,30 +202,31 @@ export class Pipeline {
     const before = first ? this.before : [];
     this.before = [];
     let results: unknown[][];
-    /** Per statement of `before` then `batch`, the index of the result that answers it. */
-    const answers: number[] = [];
-    /** Statements this message prepares on the connection. */
-    const fresh: string[] = [];
+    /** Per statement of `before` then `batch`, the index of the result that answers it (in the message as last written). */
+    let answers: number[] = [];
     try {
       if (this.failure !== undefined) throw this.failure;
       this.begun = true;
       if (commitToo) this.sealed = true;
-      // Even one statement alone goes as a simple query: bound parameters take five protocol messages, which
-      // node-postgres writes to the socket one by one (a write costs the server more than the literals).
-      const texts: string[] = [];
-      if (before.length > 0) {
-        texts.push(this.options.beginBefore ?? "BEGIN READ ONLY");
-        for (const statement of before) this.write(texts, answers, statement, fresh);
-        texts.push("COMMIT");
+      const compose = (prepared: PreparedStatements | undefined): WholeMessage => {
+        const message = this.compose(prepared, before, batch, first, commitToo);
+        answers = message.answers;
+        return message;
+      };
+      if (first && commitToo && this.database.whole !== undefined) {
+        results = await this.database.whole(compose);
+      } else {
+        const session = await this.session.get();
+        const message = compose(session.prepared);
+        try {
+          results = await session.batch(message.texts);
+        } catch (error) {
+          session.prepared?.failed(error, message.fresh);
+          throw error;
+        }
       }
-      if (first) texts.push(this.options.begin);
-      for (const statement of batch) this.write(texts, answers, statement, fresh);
-      if (commitToo) texts.push("COMMIT");
-      results = await this.session.batch(texts);
     } catch (thrown) {
       const error = isCheckFailed(thrown) && batch.some((statement) => statement.check) ? new StaleCopy(thrown) : thrown;
-      if (isLostStatement(error)) this.session.prepared?.lost();
-      else this.session.prepared?.forget(fresh);
       this.fail(error);
       for (const statement of [...before, ...batch]) statement.answer?.reject(error);
       if (commit) throw error;
@@ -219,11 +237,28 @@ export class Pipeline {
     for (let i = 0; i < batch.length; i++) batch[i]!.answer?.resolve((results[answers[before.length + i]!] ?? []) as never[]);
   }
 
-  /** Appends `statement` to the message, as EXECUTE when the connection prepares statements, and where its rows will be. */
-  private write(texts: string[], answers: number[], statement: Statement, fresh: string[]): void {
-    const prepared = this.session.prepared;
-    if (prepared === undefined || !statement.prepare) texts.push(inlineParams(statement.text, statement.params));
-    else prepared.write(texts, statement.text, statement.params, fresh);
-    answers.push(texts.length - 1);
+  /** The message of `before` and `batch` as written for a connection that keeps `prepared` (none: parameters written in). */
+  private compose(
+    prepared: PreparedStatements | undefined, before: readonly Statement[], batch: readonly Statement[], first: boolean, commit: boolean,
+  ): WholeMessage & { answers: number[] } {
+    // Even one statement alone goes as a simple query: bound parameters take five protocol messages, which
+    // node-postgres writes to the socket one by one (a write costs the server more than the literals).
+    const message = { texts: [] as string[], fresh: [] as string[], answers: [] as number[] };
+    if (before.length > 0) {
+      message.texts.push(this.options.beginBefore ?? "BEGIN READ ONLY");
+      for (const statement of before) write(message, statement, prepared);
+      message.texts.push("COMMIT");
+    }
+    if (first) message.texts.push(this.options.begin);
+    for (const statement of batch) write(message, statement, prepared);
+    if (commit) message.texts.push("COMMIT");
+    return message;
   }
+}
+
+/** Appends `statement` to `message`, as EXECUTE where the connection keeps prepared statements, and where its rows will be. */
+function write(message: WholeMessage & { answers: number[] }, statement: Statement, prepared: PreparedStatements | undefined): void {
+  if (prepared === undefined || !statement.prepare) message.texts.push(inlineParams(statement.text, statement.params));
+  else prepared.write(message.texts, statement.text, statement.params, message.fresh);
+  message.answers.push(message.texts.length - 1);
 }

@@ -21,6 +21,12 @@ export function countedDatabase(database: SqlDatabase, messages: string[]): SqlD
         return session.batch(texts);
       },
     })),
+    // A whole transaction's message, each time it is sent (whole-messages.ts sends one that did not run again).
+    whole: database.whole && ((compose) => database.whole!(() => {
+      const message = compose(undefined);
+      messages.push(message.texts.join("; "));
+      return message;
+    })),
   };
 }
 

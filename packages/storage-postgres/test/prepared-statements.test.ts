@@ -29,6 +29,8 @@ function holding(database: SqlDatabase, statements: PreparedStatements, sent: st
         return session.batch(texts);
       },
     })),
+    // Every message on a session, whole transactions too: the test holds the statements of its one connection.
+    whole: undefined,
   };
 }
 

@@ -1,0 +1,200 @@
+/*
+ * Transactions that are one message whole (`BEGIN; …; COMMIT`), of many
+ * callers, in one write to one connection (docs/storage.md, "Whole
+ * transactions in one write"). Each message Node writes to PostgreSQL
+ * costs both sides more than the short statements in it (a socket write, a
+ * wake-up of the other process, a read): replayed by pgbench on this
+ * project's machine, five Datastore Sets per message cost the database half
+ * the CPU per call that one per message does.
+ *
+ * Messages wait in a queue; a sender takes a connection from the pool, then
+ * everything queued (up to MAX_PER_WRITE), and sends it as one simple query:
+ * the transactions run one after the other, each BEGIN to COMMIT. With an
+ * idle connection a message goes at once, alone; under load the messages
+ * that came while every connection was busy go together, so the batches
+ * grow with the load and add no wait when there is none.
+ *
+ * PostgreSQL stops a simple query at its first failed statement: the
+ * transactions before it committed, the one it is in did not (its error
+ * goes to its caller), and the ones after it did not run: they go again,
+ * first in the queue, written anew for the connection that takes them.
+ * Statements are counted as their results come (one CommandComplete each)
+ * to tell which transaction failed.
+ */
+import pg from "pg";
+import type { PreparedStatements } from "./prepared-statements.js";
+import type { WholeMessage } from "./sql-database.js";
+
+/** Messages sent in one write at most: a bound on the wait of the last of them. */
+export const MAX_PER_WRITE = 32;
+
+interface Waiting {
+  compose: (prepared: PreparedStatements | undefined) => WholeMessage;
+  resolve: (rows: unknown[][]) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What a sender needs of a pool: its connections, and each one's prepared statements. */
+export interface WholeMessagesOptions {
+  pool: pg.Pool;
+  /** The statements a connection prepared (undefined: it prepares none). */
+  preparedOf(client: pg.PoolClient): PreparedStatements | undefined;
+  /** Senders waiting for or holding a connection at most (default: the pool's size). */
+  senders?: number;
+}
+
+/** The queue of whole messages of one pool (a class: one per database). */
+export class WholeMessages {
+  private readonly queue: Waiting[] = [];
+  private senders = 0;
+  private readonly maxSenders: number;
+  /** Writes so far, messages sent in them (for the figures: messages per write), and messages sent again behind a failed one. */
+  writes = 0;
+  sent = 0;
+  resent = 0;
+
+  constructor(private readonly options: WholeMessagesOptions) {
+    this.maxSenders = options.senders ?? options.pool.options.max ?? 10;
+  }
+
+  /** Runs one whole message: its statements' rows, or the error of the one that failed. */
+  send<Row>(compose: (prepared: PreparedStatements | undefined) => WholeMessage): Promise<Row[][]> {
+    return new Promise<Row[][]>((resolve, reject) => {
+      this.queue.push({ compose, resolve: resolve as (rows: unknown[][]) => void, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.senders < Math.min(this.maxSenders, this.queue.length)) {
+      this.senders++;
+      void this.sendSome().finally(() => {
+        this.senders--;
+        this.pump();
+      });
+    }
+  }
+
+  /** Takes a connection, then what is queued, and sends it; gives the connection back. */
+  private async sendSome(): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.options.pool.connect();
+    } catch (error) {
+      // No connection to be had (the database is down): what waits fails, as a session's first query would.
+      for (const waiting of this.queue.splice(0)) waiting.reject(error);
+      return;
+    }
+    let broken: Error | undefined;
+    try {
+      const taken = this.queue.splice(0, MAX_PER_WRITE);
+      if (taken.length === 0) return;
+      broken = await this.run(client, taken);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Sends `taken` in one write on `client`; answers the connection's own error, if one came (the client is then not reused). */
+  private async run(client: pg.PoolClient, taken: Waiting[]): Promise<Error | undefined> {
+    const prepared = this.options.preparedOf(client);
+    const messages = taken.map((waiting) => waiting.compose(prepared));
+    this.writes++;
+    this.sent += taken.length;
+    const { results, error } = await new Promise<Answer>((resolve) => {
+      void client.query(new Statements(messages.flatMap((message) => message.texts).join(";\n"), resolve));
+    });
+    // The connection's own error (none of PostgreSQL's SQLSTATEs): what had not completed may have run or not.
+    const lost = error !== undefined && !hasSqlState(error);
+    const again: Waiting[] = [];
+    let at = 0;
+    for (const [i, waiting] of taken.entries()) {
+      const count = messages[i]!.texts.length;
+      if (at + count <= results.length) waiting.resolve(results.slice(at, at + count));
+      else if (at <= results.length || lost) {
+        prepared?.failed(error, messages[i]!.fresh);
+        waiting.reject(error);
+      } else {
+        prepared?.failed(undefined, messages[i]!.fresh);
+        again.push(waiting);
+      }
+      at += count;
+    }
+    this.resent += again.length;
+    this.queue.unshift(...again);
+    if (lost) return error as Error;
+    // The failed transaction is left open, aborted: ended here, before the connection serves another session.
+    if (error !== undefined) await client.query("ROLLBACK").catch(() => undefined);
+    return undefined;
+  }
+}
+
+/** What a batch of statements answered: every completed statement's rows, and the error that stopped it, if any. */
+interface Answer {
+  results: unknown[][];
+  error: unknown;
+}
+
+/** Whether `error` is a database error (with a SQLSTATE), after which the connection still answers. */
+function hasSqlState(error: unknown): boolean {
+  return error instanceof Error && "code" in error && typeof error.code === "string" && error.code.length === 5;
+}
+
+/**
+ * Statements as one simple query, answering every completed statement's rows (a node-postgres Submittable: its
+ * Query answers nothing of a multi-statement query that failed, where this must know how far it went).
+ */
+class Statements implements pg.Submittable {
+  private readonly results: unknown[][] = [];
+  private rows: unknown[] = [];
+  private names: string[] = [];
+  private parsers: ((value: string) => unknown)[] = [];
+  private error: unknown = undefined;
+  private done = false;
+
+  constructor(private readonly text: string, private readonly settle: (answer: Answer) => void) {}
+
+  submit(connection: pg.Connection): void {
+    connection.query(this.text);
+  }
+
+  handleRowDescription(message: { fields: { name: string; dataTypeID: number }[] }): void {
+    this.names = message.fields.map((field) => field.name);
+    this.parsers = message.fields.map((field) => pg.types.getTypeParser(field.dataTypeID, "text"));
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < this.names.length; i++) {
+      const value = message.fields[i];
+      row[this.names[i]!] = value === null || value === undefined ? null : this.parsers[i]!(value);
+    }
+    this.rows.push(row);
+  }
+
+  handleCommandComplete(): void {
+    this.results.push(this.rows);
+    this.rows = [];
+  }
+
+  handleEmptyQuery(): void {
+    this.results.push([]);
+  }
+
+  // The last thing this query hears: node-postgres hands the ReadyForQuery after an error to no query (and a
+  // connection's own error has none after it). The statements after the failed one did not run.
+  handleError(error: unknown): void {
+    this.error ??= error;
+    this.finish();
+  }
+
+  handleReadyForQuery(): void {
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.settle({ results: this.results, error: this.error });
+  }
+}

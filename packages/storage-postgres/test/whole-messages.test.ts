@@ -1,0 +1,130 @@
+/*
+ * Whole transactions of many callers in one write (whole-messages.ts), on a
+ * PostgreSQL server: messages sent while the one connection is busy go
+ * together; one that fails fails alone, the ones before it stay committed
+ * and the ones after it run once, never twice; the connection is left with
+ * no transaction open. Skipped (said once by the global setup) when
+ * PostgreSQL does not answer.
+ */
+import fc from "fast-check";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { PreparedStatements } from "../src/prepared-statements.js";
+import { WholeMessages } from "../src/whole-messages.js";
+import { adminQuery, dropSchema, freshSchema } from "./postgres-schema.js";
+
+const url = inject("postgresUrl");
+
+/** What one message does: adds 1 to a counter and logs its id; "fails" divides by zero after that; "clashes" logs an id taken. */
+type Kind = "adds" | "fails" | "clashes";
+
+describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", () => {
+  const schema = freshSchema("whole");
+  let pool: pg.Pool;
+  let whole: WholeMessages;
+  /** The statements the one connection prepared. */
+  const statements = new PreparedStatements();
+  const table = (name: string) => `"${schema}".${name}`;
+
+  beforeAll(async () => {
+    await adminQuery(url!, `CREATE SCHEMA "${schema}"; CREATE TABLE ${table("counter")} (id int PRIMARY KEY, n int NOT NULL);
+      CREATE TABLE ${table("log")} (id text PRIMARY KEY); INSERT INTO ${table("log")} VALUES ('taken')`);
+    // One connection: whatever is sent while it is busy waits, and goes in the next write.
+    pool = new pg.Pool({ connectionString: url!, max: 1 });
+    whole = new WholeMessages({ pool, preparedOf: () => statements });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await dropSchema(url!, schema);
+  });
+
+  /** The message of kind `kind` for counter `counter` and log id `id`, its parameterized statements prepared where the connection keeps them. */
+  const message = (kind: Kind, counter: number, id: string) => (prepared: PreparedStatements | undefined) => {
+    const texts = ["BEGIN ISOLATION LEVEL SERIALIZABLE"];
+    const fresh: string[] = [];
+    const add = (text: string, params: unknown[]) => {
+      if (prepared === undefined) texts.push(text.replace(/\$(\d)/g, (_, i: string) => `'${String(params[Number(i) - 1])}'`));
+      else prepared.write(texts, text, params, fresh);
+    };
+    add(`INSERT INTO ${table("counter")} AS c VALUES ($1::int, 1) ON CONFLICT (id) DO UPDATE SET n = c.n + 1 RETURNING n`, [counter]);
+    add(`INSERT INTO ${table("log")} VALUES ($1::text)`, [kind === "clashes" ? "taken" : id]);
+    if (kind === "fails") texts.push("SELECT 1 / 0");
+    texts.push("COMMIT");
+    return { texts, fresh };
+  };
+
+  const counters = async () => new Map((await adminQuery<{ id: number; n: number }>(url!, `SELECT id, n FROM ${table("counter")}`)).map((row) => [row.id, row.n]));
+  const logged = async () => new Set((await adminQuery<{ id: string }>(url!, `SELECT id FROM ${table("log")}`)).map((row) => row.id));
+
+  it("should send the messages asked for together in one write, each answering its own rows", async () => {
+    const before = (await counters()).get(1) ?? 0;
+    const writes = whole.writes;
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => whole.send<{ n: number }>(message("adds", 1, `together-${i}`))));
+    expect(whole.writes - writes).toBe(1);
+    // Each answers the counter's value as its own statement left it: 1 to 6 past what it held, in order.
+    expect(answers.map((rows) => rows.flat().find((row) => "n" in row)!.n)).toEqual(Array.from({ length: 6 }, (_, i) => before + i + 1));
+    expect((await counters()).get(1)).toBe(before + 6);
+  });
+
+  it("should send the messages that came while the connection was busy together in the next write", async () => {
+    const writes = whole.writes;
+    const slow = whole.send(() => ({ texts: ["BEGIN", "SELECT pg_sleep(0.1)", "COMMIT"], fresh: [] }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(whole.writes - writes).toBe(1);
+    const later = Array.from({ length: 5 }, async (_, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * 5));
+      return whole.send(message("adds", 1, `later-${i}`));
+    });
+    await Promise.all([slow, ...later]);
+    expect(whole.writes - writes).toBe(2);
+  });
+
+  it("should fail only the message with the failed statement, keep those before it and run those after it once", async () => {
+    const before = (await counters()).get(2) ?? 0;
+    const kinds: Kind[] = ["adds", "adds", "fails", "adds", "clashes", "adds"];
+    const settled = await Promise.allSettled(kinds.map((kind, i) => whole.send(message(kind, 2, `mid-${i}`))));
+    expect(settled.map((result) => result.status)).toEqual(kinds.map((kind) => (kind === "adds" ? "fulfilled" : "rejected")));
+    expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({ code: "22012" });
+    expect((settled[4] as PromiseRejectedResult).reason).toMatchObject({ code: "23505" });
+    expect((await counters()).get(2)).toBe(before + 4);
+    const log = await logged();
+    expect(kinds.map((_, i) => log.has(`mid-${i}`))).toEqual(kinds.map((kind) => kind === "adds"));
+    // The connection holds no transaction open: the next user begins one of its own.
+    const client = await pool.connect();
+    try {
+      expect(client.getTransactionStatus()).toBe("I");
+      await client.query("BEGIN; SELECT 1; COMMIT");
+    } finally {
+      client.release();
+    }
+  });
+
+  it("should commit every message that succeeds exactly once, and none of one that fails, whatever the mix and the writes", async () => {
+    let round = 0;
+    const resent = whole.resent;
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.record({ kind: fc.constantFrom<Kind>("adds", "adds", "adds", "fails", "clashes"), counter: fc.integer({ min: 10, max: 12 }), delay: fc.nat(3) }), { minLength: 1, maxLength: 40 }),
+      async (calls) => {
+        const prefix = `p${round++}`;
+        const before = await counters();
+        // Sent over a few turns of the event loop, some together, on the one connection.
+        const settled = await Promise.allSettled(calls.map(async (call, i) => {
+          if (call.delay > 0) await new Promise((resolve) => setTimeout(resolve, call.delay));
+          return whole.send(message(call.kind, call.counter, `${prefix}-${i}`));
+        }));
+        const after = await counters();
+        const log = await logged();
+        for (const [i, call] of calls.entries()) {
+          expect(settled[i]!.status).toBe(call.kind === "adds" ? "fulfilled" : "rejected");
+          expect(log.has(`${prefix}-${i}`)).toBe(call.kind === "adds");
+        }
+        for (const counter of [10, 11, 12]) {
+          const adds = calls.filter((call) => call.kind === "adds" && call.counter === counter).length;
+          expect((after.get(counter) ?? 0) - (before.get(counter) ?? 0)).toBe(adds);
+        }
+      },
+    ), { numRuns: 25 });
+    // Some writes failed in the middle, and what was behind the failure went again.
+    expect(whole.resent).toBeGreaterThan(resent);
+  });
+});

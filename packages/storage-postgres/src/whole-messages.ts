@@ -99,19 +99,41 @@ export class WholeMessages {
   private async run(client: pg.PoolClient, taken: Waiting[]): Promise<Error | undefined> {
     const prepared = this.options.preparedOf(client);
     const messages = taken.map((waiting) => waiting.compose(prepared));
+    const texts: string[] = [];
+    for (const message of messages) {
+      const commit = message.texts.length - 1;
+      texts.push(...message.texts.slice(0, commit), NO_WAIT, message.texts[commit]!);
+    }
+    texts.push(FLUSH);
     this.writes++;
     this.sent += taken.length;
     const { results, error } = await new Promise<Answer>((resolve) => {
-      void client.query(new Statements(messages.flatMap((message) => message.texts).join(";\n"), resolve));
+      void client.query(new Statements(texts.join(";\n"), resolve));
     });
-    // The connection's own error (none of PostgreSQL's SQLSTATEs): what had not completed may have run or not.
-    const lost = error !== undefined && !hasSqlState(error);
+    // Every commit is durable once the write's last statement completed; else once the commits are flushed here.
+    let unsure: unknown = undefined;
+    let broken: Error | undefined = undefined;
+    if (results.length < texts.length) {
+      if (!hasSqlState(error)) {
+        // The connection's own error: what completed may not be durable, what had not may have run or not.
+        unsure = error;
+        broken = error as Error;
+      } else {
+        // The failed transaction is left open, aborted: ended here, before the connection serves another session.
+        await client.query(`ROLLBACK; ${FLUSH}`).catch((thrown: unknown) => {
+          unsure = thrown;
+          if (!hasSqlState(thrown)) broken = thrown as Error;
+        });
+      }
+    }
     const again: Waiting[] = [];
     let at = 0;
     for (const [i, waiting] of taken.entries()) {
-      const count = messages[i]!.texts.length;
-      if (at + count <= results.length) waiting.resolve(results.slice(at, at + count));
-      else if (at <= results.length || lost) {
+      const count = messages[i]!.texts.length + 1;
+      if (at + count <= results.length) {
+        if (unsure === undefined) waiting.resolve([...results.slice(at, at + count - 2), results[at + count - 1]!]);
+        else waiting.reject(unsure);
+      } else if (at <= results.length || broken !== undefined) {
         prepared?.failed(error, messages[i]!.fresh);
         waiting.reject(error);
       } else {
@@ -122,12 +144,18 @@ export class WholeMessages {
     }
     this.resent += again.length;
     this.queue.unshift(...again);
-    if (lost) return error as Error;
-    // The failed transaction is left open, aborted: ended here, before the connection serves another session.
-    if (error !== undefined) await client.query("ROLLBACK").catch(() => undefined);
-    return undefined;
+    return broken;
   }
 }
+
+/**
+ * Before each transaction's COMMIT: its commit does not wait for the write-ahead log to reach the disk. None is
+ * answered before the write's last statement, FLUSH, whose commit waits for the log up to it, and so for every commit
+ * before it: one wait for the disk per write instead of one per transaction.
+ */
+const NO_WAIT = "SET LOCAL synchronous_commit = off";
+/** A transaction with an id (so its commit is logged and waited for), outside any block: the write's last statement. */
+const FLUSH = "SELECT txid_current()";
 
 /** What a batch of statements answered: every completed statement's rows, and the error that stopped it, if any. */
 interface Answer {

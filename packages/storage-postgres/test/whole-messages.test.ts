@@ -99,6 +99,38 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
     }
   });
 
+  it("should answer no message before the write-ahead log is flushed past its commit, a failure in the write or not", async () => {
+    const events: string[] = [];
+    const connect = pool.connect.bind(pool);
+    // Every query the connection is sent, in order with the answers.
+    pool.connect = (async () => {
+      const client = await connect();
+      const query = client.query.bind(client) as (q: unknown) => unknown;
+      (client as { query: unknown }).query = (q: unknown) => {
+        events.push(`sent ${typeof q === "string" ? q : (q as { text: string }).text}`);
+        return query(q);
+      };
+      return client;
+    }) as typeof pool.connect;
+    try {
+      const kinds: Kind[] = ["adds", "fails", "adds"];
+      await Promise.allSettled(kinds.map((kind, i) => whole.send(message(kind, 3, `flush-${i}`)).then(() => events.push(`answered ${i}`))));
+    } finally {
+      pool.connect = connect;
+    }
+    const sent = events.filter((event) => event.startsWith("sent "));
+    // The first write: each COMMIT without waiting for the disk, the last statement waiting for all of them.
+    expect(sent[0]!.split(";\n").filter((text) => text === "COMMIT")).toHaveLength(3);
+    expect(sent[0]).not.toMatch(/(?<!SET LOCAL synchronous_commit = off);\nCOMMIT/);
+    expect(sent[0]!.endsWith(";\nSELECT txid_current()")).toBe(true);
+    // It failed in its second transaction: the first's commit is flushed (with the rollback) before it is answered.
+    expect(sent[1]).toBe("sent ROLLBACK; SELECT txid_current()");
+    expect(events.indexOf(sent[1]!)).toBeLessThan(events.indexOf("answered 0"));
+    // The third went again in a write of its own, answered after that write (which ends with the flush) completed.
+    expect(sent[2]!.endsWith(";\nSELECT txid_current()")).toBe(true);
+    expect(events.indexOf(sent[2]!)).toBeLessThan(events.indexOf("answered 2"));
+  });
+
   it("should commit every message that succeeds exactly once, and none of one that fails, whatever the mix and the writes", async () => {
     let round = 0;
     const resent = whole.resent;

@@ -61,6 +61,10 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: Pg
     return statements;
   };
   const whole = options.together === false ? undefined : new WholeMessages({ pool, preparedOf });
+  // The server processes of the pool's connections: notices sent through them are this process's own.
+  const own = new Set<number>();
+  pool.on("acquire", (client) => own.add(backendPid(client) ?? 0));
+  pool.on("remove", (client) => own.delete(backendPid(client) ?? 0));
   return {
     kind: "postgres",
     async session(fn) {
@@ -74,7 +78,7 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: Pg
     },
     whole: whole && ((compose) => whole.send(compose)),
     close: () => pool.end(),
-    listen: (channel, handlers) => listenOn(listenConfig(pool, options.listenUrl), pool, channel, handlers),
+    listen: (channel, handlers) => listenOn(listenConfig(pool, options.listenUrl), { pool, whole, own }, channel, handlers),
   };
 }
 
@@ -90,14 +94,24 @@ export function listenConfig(pool: pg.Pool, listenUrl?: string): pg.ClientConfig
   return { ...pool.options, password: pool.options.password, application_name };
 }
 
+/** Where `listenOn` sends notices: the pool, and its whole messages, if they go together. */
+interface NoticeRoute {
+  pool: pg.Pool;
+  whole: WholeMessages | undefined;
+  /** The server processes of the pool's connections. */
+  own: ReadonlySet<number>;
+}
+
 /**
  * LISTEN on a connection of its own (not the pool's: it stays open), again
- * after a pause whenever it is lost. Notices go out on that connection while
- * it listens (one at a time: row-notices.ts sends them so), else through the
- * pool, where under load they would wait behind every transaction queued
- * for a connection.
+ * after a pause whenever it is lost. Notices go out as a transaction of
+ * their own in the next write of whole messages (whole-messages.ts: no
+ * write of their own; that transaction runs after the ones before it in
+ * the write, so a notice never comes before the commits it tells of); else
+ * on the listening connection while it listens (one at a time: row-notices.ts
+ * sends them so), else through the pool.
  */
-function listenOn(config: pg.ClientConfig, pool: pg.Pool, channel: string, handlers: ListenHandlers): Listener {
+function listenOn(config: pg.ClientConfig, route: NoticeRoute, channel: string, handlers: ListenHandlers): Listener {
   let stopped = false;
   let client: pg.Client | undefined;
   let listening: pg.Client | undefined;
@@ -117,9 +131,10 @@ function listenOn(config: pg.ClientConfig, pool: pg.Pool, channel: string, handl
     current.on("error", lost);
     current.on("end", lost);
     current.on("notification", (message) => {
-      // Its own notices (sent on this connection) tell of writes this process already dropped its copies of: a copy
-      // made since is newer than the notice, and would be dropped for nothing.
-      if (client === current && message.channel === channel && message.processId !== backendPid(current)) handlers.notice(message.payload ?? "");
+      // Its own notices (sent on this connection or the pool's) tell of writes this process already dropped its copies
+      // of: a copy made since is newer than the notice, and would be dropped for nothing.
+      const ownNotice = message.processId === backendPid(current) || route.own.has(message.processId);
+      if (client === current && message.channel === channel && !ownNotice) handlers.notice(message.payload ?? "");
     });
     try {
       await current.connect();
@@ -136,7 +151,9 @@ function listenOn(config: pg.ClientConfig, pool: pg.Pool, channel: string, handl
   return {
     async notify(payload) {
       // A simple query, the values written in: one message, where bound parameters make five writes to the socket.
-      await (listening ?? pool).query(`SELECT pg_notify(${literal(channel)}, ${literal(payload)})`);
+      const notify = `SELECT pg_notify(${literal(channel)}, ${literal(payload)})`;
+      if (route.whole !== undefined) await route.whole.send(() => ({ texts: ["BEGIN", notify, "COMMIT"], fresh: [] }));
+      else await (listening ?? route.pool).query(notify);
     },
     async stop() {
       stopped = true;

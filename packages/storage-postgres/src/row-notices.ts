@@ -7,7 +7,10 @@
  * at commit and hold it until the commit is done, so every writing
  * transaction of every process committed one at a time (replaying a
  * datastore Set's messages for 50 players with pgbench, the NOTIFY in them
- * cut the rate from ~3.8k to ~1.5k a second). The price: another process may
+ * cut the rate from ~3.8k to ~1.5k a second). On a PostgreSQL server they go
+ * as a transaction of their own in the next write of whole transactions
+ * (whole-messages.ts), which commits without waiting for the disk: the lock
+ * is held for a moment, and a notice costs no write. The price: another process may
  * serve its copy for the time of one more message (a fraction of a millisecond),
  * and up to the copies' lifetime (`rowCacheMs`, 5 s) if this process dies
  * between the commit and the notice.

@@ -397,17 +397,18 @@ describe.skipIf(url === null)("cached rows on PostgreSQL, two storages on one sc
     await within(2_000, () => readN(a, Cached, "born"), 1);
   });
 
-  it("should send its notices on its listening connection, which waits for no pooled one", async () => {
-    await write(a, Cached, "sent", 1);
-    let last: { query: string }[] = [];
-    for (let i = 0; i < 100; i++) {
-      last = await adminQuery<{ query: string }>(url!, `SELECT query FROM pg_stat_activity WHERE application_name = '${schema}_a'`);
-      if (last[0]?.query.includes("pg_notify")) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    // One simple query, the channel and the rows written in.
-    expect(last).toHaveLength(1);
-    expect(last[0]!.query).toMatch(new RegExp(`^SELECT pg_notify\\(E'playfield_rows:${schema}', E'`));
+  it("should send its notices in its writes of whole transactions, not on its listening connection, and keep its copies when its own come back", async () => {
+    await write(a, Cached, "mine", 1);
+    await copied(b, "mine");
+    await write(a, Cached, "mine", 2);
+    // The other storage hears of the write.
+    await within(2_000, () => readN(b, Cached, "mine"), 2);
+    // The notice reached this storage's listener too, sent by a connection of its pool: its copy stays.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await messagesOf(sent.get(a)!, async () => expect(await readN(a, Cached, "mine")).toBe(2))).toEqual([]);
+    const listener = await adminQuery<{ query: string }>(url!, `SELECT query FROM pg_stat_activity WHERE application_name = '${schema}_a'`);
+    expect(listener).toHaveLength(1);
+    expect(listener[0]!.query).toMatch(/^LISTEN /);
   });
 
   it("should read on the database while its notices cannot arrive, and serve copies again once they can", async () => {

@@ -23,7 +23,22 @@ const ESCAPED_MARK = "\\u0000";
 
 /** A row as the text stored in its table. */
 export function encodeRow(row: unknown): string {
-  return JSON.stringify(row, replace);
+  // Nearly every row holds neither: JSON.stringify without a replacer is several times faster.
+  return plainJson(row) ? JSON.stringify(row) : JSON.stringify(row, replace);
+}
+
+/** Whether `value` holds no typed array and no object key starting with "\u0000" (a walk, no allocation). */
+function plainJson(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  if (ArrayBuffer.isView(value)) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!plainJson(item)) return false;
+    return true;
+  }
+  for (const key in value) {
+    if (key.startsWith(MARK) || !plainJson((value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /** A row back from its stored text. */

@@ -18,14 +18,19 @@ export function inlineParams(text: string, params: readonly unknown[]): string {
   });
 }
 
+/** What an escape string cannot hold as it is: a backslash, a quote, NUL. */
+const NEEDS_ESCAPE = /[\\'\u0000]/;
+
 /** One value as an SQL literal. */
 export function literal(value: unknown): string {
   if (value === null || value === undefined) return "NULL";
   if (value instanceof Uint8Array) return `'\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}'`;
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
   if (typeof value === "string") {
+    // One scan for what needs care (most texts hold none of it): an escape string (E'…') reads the same whatever
+    // standard_conforming_strings says.
+    if (!NEEDS_ESCAPE.test(value)) return `E'${value}'`;
     if (value.includes("\u0000")) throw new TypeError("an SQL text value cannot hold NUL");
-    // An escape string (E'…') reads the same whatever standard_conforming_strings says.
     return `E'${value.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
   }
   throw new TypeError(`no SQL literal for ${typeof value}`);

@@ -13,7 +13,8 @@
  *
  * Then PostgreSQL alone (bench/lib/pg-replay.ts): the messages each call of
  * the 50 players sends, recorded, replayed by pgbench with no Node at all,
- * in alternating rounds. That rate bounds what any server could reach on
+ * in alternating rounds (calls that are one message whole five to a write,
+ * as the adapter writes them under load). That rate bounds what any server could reach on
  * this database and machine, so the last table says how much of it
  * Playfield reaches, and whether 0.5 of memory is within reach at all; with
  * the database on this machine, it also gives the CPU its processes spend
@@ -30,13 +31,15 @@ import { startChild } from "./lib/child.js";
 import { assertValid, printHttpTable, runHttpRounds, type HttpCase } from "./lib/http-rounds.js";
 import { formatRate } from "./lib/measure.js";
 import { DEFAULT_MAX_ATTEMPTS } from "../packages/storage-postgres/src/retry-policy.js";
-import { hasPgbench, recordCalls, replay, type ReplayCall } from "./lib/pg-replay.js";
+import { hasPgbench, inWrites, recordCalls, replay, type ReplayCall } from "./lib/pg-replay.js";
 
 const STORAGES = ["memory", "postgres", "pglite"] as const;
 type StorageName = (typeof STORAGES)[number];
 const LABEL: Record<StorageName, string> = { memory: "memory", postgres: "PostgreSQL", pglite: "PGlite (data folder)" };
 /** Players of the realistic cases, one picked per request. */
 const PLAYERS = 50;
+/** Calls per write in the replay of whole calls: 50 players on the pool's 10 connections. */
+const PER_WRITE = 5;
 
 const children: Awaited<ReturnType<typeof startChild>>[] = [];
 try {
@@ -123,7 +126,8 @@ async function databaseAlone(onPostgres: (what: string) => number, onMemory: (wh
     const silent = (name: string) => recorded.scripts.get(name)!.every((script) => script === "");
     for (let round = 0; round < rounds; round++) {
       for (const call of (round % 2 ? [...calls].reverse() : calls).filter((c) => !silent(c.name))) {
-        const result = await replay(recorded, recorded.scripts.get(call.name)!, seconds);
+        const { scripts, callsPerRun } = inWrites(recorded.scripts.get(call.name)!, PER_WRITE);
+        const result = await replay(recorded, scripts, seconds, undefined, callsPerRun);
         rates.get(call.name)!.push(result.rate);
         retries.set(call.name, retries.get(call.name)! + result.retries);
         failed.set(call.name, failed.get(call.name)! + result.failed);
@@ -134,9 +138,10 @@ async function databaseAlone(onPostgres: (what: string) => number, onMemory: (wh
     // backends sleep and wake between messages), against the CPU per call when it goes as fast as it can.
     const atRate = new Map<string, number | null>();
     for (const call of calls.filter((c) => !silent(c.name))) {
-      atRate.set(call.name, (await replay(recorded, recorded.scripts.get(call.name)!, seconds, onPostgres(call.name))).cpuPerCall);
+      const { scripts, callsPerRun } = inWrites(recorded.scripts.get(call.name)!, PER_WRITE);
+      atRate.set(call.name, (await replay(recorded, scripts, seconds, onPostgres(call.name), callsPerRun)).cpuPerCall);
     }
-    console.log(`\n### PostgreSQL alone: pgbench replaying the messages each call sends (${PLAYERS} players, a connection each replaying its own; ${rounds} rounds of ${seconds} s)\n`);
+    console.log(`\n### PostgreSQL alone: pgbench replaying the messages each call sends (${PLAYERS} players; a call that is one message whole ${PER_WRITE} to a write as the adapter writes them, on ${PLAYERS / PER_WRITE} connections, else a connection per player; ${rounds} rounds of ${seconds} s)\n`);
     // Its CPU per call, when it runs on this machine: what a call costs the database itself, whoever sends it.
     console.log(`| call, 50 players | messages | database alone | PostgreSQL CPU per call | at Playfield's rate | retries per call | failed after ${DEFAULT_MAX_ATTEMPTS} tries | Playfield on PostgreSQL | of the database alone | database alone / memory |`);
     console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { adminQuery } from "../../packages/storage-postgres/test/postgres-schema.js";
-import { hasPgbench, recordCalls, replay, type Recorded } from "./pg-replay.js";
+import { hasPgbench, inWrites, recordCalls, replay, type Recorded } from "./pg-replay.js";
 
 const url = inject("postgresUrl");
 const save = { key: "save", value: JSON.stringify({ level: 7 }) };
@@ -36,6 +36,22 @@ describe.skipIf(url === null)("pg-replay: PostgreSQL alone replaying Playfield's
     expect(result.rate).toBeGreaterThan(0);
     // A database on this machine: its processes' CPU is read per replayed call.
     if (["127.0.0.1", "localhost"].includes(new URL(url!).hostname)) expect(result.cpuPerCall).toBeGreaterThan(0);
+    const rows = await adminQuery<{ data: string }>(url!, `SELECT data FROM "${recorded.schema}"."datastore_entries"`);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(JSON.parse(row.data)).toMatchObject({ value: save.value });
+  }, 30_000);
+
+  it("should replay whole calls together in writes as the adapter writes them, every call committed", async () => {
+    await adminQuery(url!, `UPDATE "${recorded.schema}"."datastore_entries" SET data = '{}'`);
+    const { scripts, callsPerRun } = inWrites(recorded.scripts.get("Set")!, 2);
+    expect(callsPerRun).toBe(2);
+    expect(scripts).toHaveLength(1);
+    // Each call's COMMIT without waiting for the disk, one flush at the end of the write.
+    expect(scripts[0]!.match(/SET LOCAL synchronous_commit = off \\; COMMIT/g)).toHaveLength(2);
+    expect(scripts[0]!.endsWith(" \\; SELECT txid_current();\n")).toBe(true);
+    const result = await replay(recorded, scripts, 1, undefined, callsPerRun);
+    expect(result.failed).toBe(0);
+    expect(result.rate).toBeGreaterThan(0);
     const rows = await adminQuery<{ data: string }>(url!, `SELECT data FROM "${recorded.schema}"."datastore_entries"`);
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(JSON.parse(row.data)).toMatchObject({ value: save.value });

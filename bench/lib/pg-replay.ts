@@ -23,6 +23,11 @@
  * and over, the row holds what the call wrote, and the check would fail. So
  * each check is prepared to do the same read and comparison without ever
  * dividing by zero (`replayableCheck`).
+ *
+ * A call that is one message whole goes, under load, in one write with
+ * other callers' (whole-messages.ts): `inWrites` groups the players'
+ * scripts so, each group one write on one connection, as the adapter
+ * writes it.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -33,6 +38,7 @@ import pg from "pg";
 import { createSqlStorage, pgDatabase } from "@playfield/storage-postgres";
 import { DEFAULT_MAX_ATTEMPTS } from "../../packages/storage-postgres/src/retry-policy.js";
 import { inlineParams } from "../../packages/storage-postgres/src/sql-literal.js";
+import { FLUSH, NO_WAIT } from "../../packages/storage-postgres/src/whole-messages.js";
 import { dropSchema, freshSchema } from "../../packages/storage-postgres/test/postgres-schema.js";
 import { seedBenchWorld, type BenchPlayer } from "./bench-world.js";
 
@@ -137,10 +143,24 @@ export function replayableCheck(prepare: string): string {
     .replace(" AS SELECT 1 / (1 - count(*)::int) AS ok ", " AS SELECT 1 / (2 - count(*)::int) AS ok ");
 }
 
+/**
+ * The scripts of calls that are one message whole, `perWrite` to a script, each written as whole-messages.ts writes
+ * them: every call's COMMIT without waiting for the disk, one flush at the end. Scripts of calls that send more than one
+ * message cannot go together: they stay one per script.
+ */
+export function inWrites(scripts: readonly string[], perWrite: number): { scripts: string[]; callsPerRun: number } {
+  const whole = /^[^\n]* \\; COMMIT;\n$/;
+  if (!scripts.every((script) => whole.test(script))) return { scripts: [...scripts], callsPerRun: 1 };
+  const noWait = scripts.map((script) => script.replace(/ \\; COMMIT;\n$/, ` \\; ${NO_WAIT} \\; COMMIT`));
+  const writes: string[] = [];
+  for (let at = 0; at + perWrite <= noWait.length; at += perWrite) writes.push(`${noWait.slice(at, at + perWrite).join(" \\; ")} \\; ${FLUSH};\n`);
+  return { scripts: writes, callsPerRun: perWrite };
+}
+
 export interface PgbenchResult {
-  /** Transactions (replayed calls) per second. */
+  /** Calls replayed per second. */
   rate: number;
-  /** Transactions that failed after DEFAULT_MAX_ATTEMPTS tries. */
+  /** Calls in runs of a script that failed after DEFAULT_MAX_ATTEMPTS tries. */
   failed: number;
   /** Runs again after a serialization failure or deadlock, in all. */
   retries: number;
@@ -184,8 +204,9 @@ function clockTicks(): number {
 /**
  * Replays `scripts` for `seconds`, script i over and over on connection i: as fast as the database goes, or at `rate`
  * calls a second in all (pgbench's --rate: the database then idles between calls, as under a server slower than it).
+ * Each run of a script makes `callsPerRun` calls (`inWrites`).
  */
-export async function replay(recorded: Recorded, scripts: readonly string[], seconds: number, rate?: number): Promise<PgbenchResult> {
+export async function replay(recorded: Recorded, scripts: readonly string[], seconds: number, rate?: number, callsPerRun = 1): Promise<PgbenchResult> {
   const folder = mkdtempSync(join(tmpdir(), "playfield-replay-"));
   try {
     const file = join(folder, "calls.sql");
@@ -194,7 +215,7 @@ export async function replay(recorded: Recorded, scripts: readonly string[], sec
     const prepare = `\\if :prepared = 0\nDEALLOCATE ALL;\n${recorded.prepares.map((text) => `${text};\n`).join("")}\\set prepared 1\n\\endif\n`;
     writeFileSync(file, prepare + scripts.map((script, i) => `\\${i === 0 ? "if" : "elif"} :client_id = ${i}\n${script}`).join("") + "\\endif\n");
     const cpuBefore = postgresCpuMicros();
-    const args = [...(rate === undefined ? [] : ["--rate", String(Math.max(1, Math.round(rate)))]), "-n", "-M", "simple", "-D", "prepared=0", "-c", String(scripts.length), "-j", "1", "-T", String(seconds), `--max-tries=${DEFAULT_MAX_ATTEMPTS}`, "-f", file, recorded.url];
+    const args = [...(rate === undefined ? [] : ["--rate", String(Math.max(1, Math.round(rate / callsPerRun)))]), "-n", "-M", "simple", "-D", "prepared=0", "-c", String(scripts.length), "-j", "1", "-T", String(seconds), `--max-tries=${DEFAULT_MAX_ATTEMPTS}`, "-f", file, recorded.url];
     const out = await new Promise<string>((resolve, reject) => {
       execFile(PGBENCH, args, { env: { ...process.env, PGOPTIONS: `-c search_path=${recorded.schema}` }, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
         if (error) reject(new Error(`pgbench: ${stderr || error.message}`));
@@ -205,11 +226,12 @@ export async function replay(recorded: Recorded, scripts: readonly string[], sec
     await new Promise((resolve) => setTimeout(resolve, 200));
     const cpuAfter = postgresCpuMicros();
     const number = (pattern: RegExp) => Number(pattern.exec(out)?.[1] ?? NaN);
-    const calls = number(/number of transactions actually processed: (\d+)/);
+    const calls = number(/number of transactions actually processed: (\d+)/) * callsPerRun;
     return {
-      rate: number(/tps = ([\d.]+)/),
-      failed: number(/number of failed transactions: (\d+)/),
-      retries: number(/total number of retries: (\d+)/) || 0,
+      rate: number(/tps = ([\d.]+)/) * callsPerRun,
+      failed: number(/number of failed transactions: (\d+)/) * callsPerRun,
+      // A retry runs the whole script again: every call of it.
+      retries: (number(/total number of retries: (\d+)/) || 0) * callsPerRun,
       cpuPerCall: cpuBefore === null || cpuAfter === null || !(calls > 0) ? null : (cpuAfter - cpuBefore) / calls,
     };
   } finally {

@@ -153,9 +153,9 @@ export class WholeMessages {
  * answered before the write's last statement, FLUSH, whose commit waits for the log up to it, and so for every commit
  * before it: one wait for the disk per write instead of one per transaction.
  */
-const NO_WAIT = "SET LOCAL synchronous_commit = off";
+export const NO_WAIT = "SET LOCAL synchronous_commit = off";
 /** A transaction with an id (so its commit is logged and waited for), outside any block: the write's last statement. */
-const FLUSH = "SELECT txid_current()";
+export const FLUSH = "SELECT txid_current()";
 
 /** What a batch of statements answered: every completed statement's rows, and the error that stopped it, if any. */
 interface Answer {

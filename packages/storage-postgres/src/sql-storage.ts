@@ -323,6 +323,10 @@ async function runOnce<T>(
 ): Promise<Outcome<T>> {
   const pipeline = new Pipeline(database, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce, beginBefore: BEGIN_BEFORE });
   try {
+    // A database that sends no whole transactions together gains nothing from a connection taken late; and on PGlite
+    // (one connection, taking turns) a transaction that holds it from its start never finds its copies made stale by
+    // another's commit in the meantime (taken late, one player's calls checked copies of one row and ran again).
+    if (database.whole === undefined) await pipeline.hold();
     return await runOn(pipeline, fn, new SqlTx(pipeline, layoutOf, mode.readOnly, sizes, rows, run));
   } finally {
     await pipeline.release();

@@ -156,6 +156,11 @@ export class Pipeline {
     if (this.begun && !this.committed && this.session.taken) await (await this.session.get()).query("ROLLBACK").catch(() => undefined);
   }
 
+  /** Takes the transaction's connection now, before its first message. */
+  async hold(): Promise<void> {
+    await this.session.get();
+  }
+
   /** Gives the connection back, if the transaction took one: once it committed or rolled back. */
   release(): Promise<void> {
     return this.session.release();

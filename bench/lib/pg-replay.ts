@@ -137,10 +137,12 @@ export async function recordCalls(url: string, players: number, calls: readonly 
   }
 }
 
-/** A check of a copy (table-layout.ts) as the same read and comparison that never fails; any other statement as it is. */
+/** A check of a copy (table-layout.ts) as the same read and comparison that never fails (with its write, if it has one); any other statement as it is. */
 export function replayableCheck(prepare: string): string {
   return prepare.replace(" AS SELECT 1 / count(*)::int AS ok ", " AS SELECT 1 / (count(*)::int + 1) AS ok ")
-    .replace(" AS SELECT 1 / (1 - count(*)::int) AS ok ", " AS SELECT 1 / (2 - count(*)::int) AS ok ");
+    .replace(" AS SELECT 1 / (1 - count(*)::int) AS ok ", " AS SELECT 1 / (2 - count(*)::int) AS ok ")
+    // A check and a write as one (checkedUpdate): the same comparison, made true, and the same write.
+    .replace(/ AND data = \$2::text RETURNING 1\) SELECT 1 \/ count\(\*\)::int AS ok FROM written$/, () => " AND (data = $2::text) IS NOT NULL RETURNING 1) SELECT 1 / (count(*)::int + 1) AS ok FROM written");
 }
 
 /**

@@ -76,6 +76,12 @@ export interface TableLayout {
   check: string;
   /** The same for a copy of a row's absence: fails unless there is no row $1. */
   checkAbsent: string;
+  /**
+   * A check and the write of the same row as one statement: row $1 takes $3 (and its index keys $4…) only if it holds
+   * exactly $2, else the division by zero fails the transaction as the check's would. For a table without counted
+   * indexes, a row the transaction took a copy of and then wrote with nothing between waiting for an answer.
+   */
+  checkedUpdate: string;
   /** The counted indexes, in declaration order (the order of `split<j>` and `merge<j>`). */
   counted: readonly CountedIndex[];
 }
@@ -131,6 +137,7 @@ export function tableLayout(schema: string, def: TableDef<unknown>, stored: Stor
     // count(*), not a constant: PostgreSQL folds constant expressions when it plans, and would divide by zero there.
     check: `SELECT 1 / count(*)::int AS ok FROM ${sql} WHERE id = $1::bytea AND data = $2::text`,
     checkAbsent: `SELECT 1 / (1 - count(*)::int) AS ok FROM ${sql} WHERE id = $1::bytea`,
+    checkedUpdate: checkedUpdateSql(sql, indexes),
     counted: indexes.flatMap((index) => countedOf(sql, index) ?? []),
   };
 }
@@ -174,6 +181,12 @@ function upsertSql(table: string, indexes: readonly IndexLayout[], where: string
   const values = columns.map((column, i) => `$${i + 1}::${column === "data" ? "text" : "bytea"}`);
   const update = columns.slice(1).map((column) => `${column} = EXCLUDED.${column}`).join(", ");
   return `INSERT INTO ${table} (${columns.join(", ")}) SELECT ${values.join(", ")}${where} ON CONFLICT (id) DO UPDATE SET ${update}`;
+}
+
+/** `TableLayout.checkedUpdate`: $1 id, $2 the copy's text, $3 the new text, $4… its index keys. */
+function checkedUpdateSql(table: string, indexes: readonly IndexLayout[]): string {
+  const set = ["data = $3::text", ...indexes.map((index, i) => `${index.column} = $${i + 4}::bytea`)].join(", ");
+  return `WITH written AS (UPDATE ${table} SET ${set} WHERE id = $1::bytea AND data = $2::text RETURNING 1) SELECT 1 / count(*)::int AS ok FROM written`;
 }
 
 /** The delete of one row ($1 id), answering `found`, and with counted indexes a bucket to merge per counted index (`merge<j>`). */

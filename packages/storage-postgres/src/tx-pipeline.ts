@@ -49,7 +49,7 @@ export class StaleCopy extends Error {
   }
 }
 
-interface Statement {
+export interface Statement {
   text: string;
   params: readonly unknown[];
   /** The check of a copy (`check`): a division by zero in its message means a stale copy. */
@@ -128,9 +128,19 @@ export class Pipeline {
     this.push({ text, params, prepare: true });
   }
 
-  /** Queues the check of a copy, as `defer`: if it fails, the transaction fails with `StaleCopy`. */
-  check(text: string, params: readonly unknown[]): void {
-    this.push({ text, params, prepare: true, check: true });
+  /** Queues the check of a copy, as `defer`: if it fails, the transaction fails with `StaleCopy`. Answers it, for `amend`. */
+  check(text: string, params: readonly unknown[]): Statement {
+    const statement: Statement = { text, params, prepare: true, check: true };
+    this.push(statement);
+    return statement;
+  }
+
+  /** Makes a check not sent yet another statement, in its place (a check and a write as one); false once it went. */
+  amend(statement: Statement, text: string, params: readonly unknown[]): boolean {
+    if (!this.pending.includes(statement)) return false;
+    statement.text = text;
+    statement.params = params;
+    return true;
   }
 
   /** Sends what is left and COMMIT (nothing when no statement was asked for, or the first message committed). */

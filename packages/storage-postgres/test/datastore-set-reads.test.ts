@@ -29,7 +29,12 @@ function rowsReadInTransaction(sent: readonly string[]): string[] {
 
 /** The tables of the copies the transaction of `sent` checks instead of reading, in the order taken. */
 function rowsChecked(sent: readonly string[]): string[] {
-  return sent.flatMap((text) => text.split("; ")).flatMap((text) => /^SELECT 1 \/ .* FROM "\w+"\."(\w+)" WHERE id = /.exec(text)?.[1] ?? []);
+  // A check alone, or a check and the write of its row as one statement (table-layout.ts, checkedUpdate).
+  const checked = /^(?:SELECT 1 \/ .* FROM "\w+"\."(\w+)" WHERE id = |WITH written AS \(UPDATE "\w+"\."(\w+)" SET .* SELECT 1 \/ count)/;
+  return sent.flatMap((text) => text.split("; ")).flatMap((text) => {
+    const found = checked.exec(text);
+    return found === null ? [] : [found[1] ?? found[2]!];
+  });
 }
 
 const databases: [name: string, skip: boolean, open: () => SqlDatabase, close: () => Promise<void>][] = [

@@ -5,6 +5,7 @@
 import pg from "pg";
 import type { Listener, ListenHandlers, SqlDatabase, SqlSession } from "./sql-database.js";
 import { PreparedStatements } from "./prepared-statements.js";
+import { hasSqlState } from "./retry-policy.js";
 import { literal } from "./sql-literal.js";
 import { WholeMessages } from "./whole-messages.js";
 
@@ -49,9 +50,7 @@ export interface PgDatabaseOptions {
  */
 export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: PgDatabaseOptions = {}): SqlDatabase {
   const pool = source instanceof pg.Pool ? source : new pg.Pool(typeof source === "string" ? { connectionString: source } : source);
-  // An idle client's connection can drop (a server restart): the pool discards
-  // it, and without a listener the error would end the process.
-  pool.on("error", () => undefined);
+  survivesLostConnections(pool);
   // The adapter's statements are short: JIT compiling, which PostgreSQL starts once a plan's estimate
   // passes jit_above_cost (a counted page on a large board can), costs them ~0.5 s and saves nothing.
   pool.on("connect", (client) => void client.query("SET jit = off").catch(() => undefined));
@@ -80,6 +79,19 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: Pg
     close: () => pool.end(),
     listen: (channel, handlers) => listenOn(listenConfig(pool, options.listenUrl), { pool, whole, own }, channel, handlers),
   };
+}
+
+/**
+ * A connection can drop (a server restart, a terminated backend). node-postgres
+ * then emits `error` on its client, and on the pool for an idle one: without
+ * a listener either would end the process. The queries on it fail with the
+ * error all the same, so the listeners have nothing to do (the pool discards
+ * an idle client; a session or a write releases a broken one as broken).
+ */
+export function survivesLostConnections(pool: pg.Pool): void {
+  pool.on("error", () => undefined);
+  // A client's own listener: the pool listens only while it is idle, not while a session or a write holds it.
+  pool.on("connect", (client) => void client.on("error", () => undefined));
 }
 
 /**
@@ -205,7 +217,7 @@ class PgSession implements SqlSession {
       return Array.isArray(result) ? result : [result];
     } catch (error) {
       // An error with no SQLSTATE is the connection's, not the statement's: do not reuse it.
-      if (!(error instanceof Error && "code" in error && typeof error.code === "string" && error.code.length === 5)) this.broken = error as Error;
+      if (!hasSqlState(error)) this.broken = error as Error;
       throw error;
     }
   }

@@ -33,6 +33,12 @@ function codeOf(error: unknown): unknown {
   return typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined;
 }
 
+/** Whether `error` is the database's, with a SQLSTATE (the connection still answers), not the connection's own. */
+export function hasSqlState(error: unknown): boolean {
+  const code = codeOf(error);
+  return typeof code === "string" && code.length === 5;
+}
+
 /** Whether `error` says the connection's prepared statements are not what the adapter thinks. */
 export function isLostStatement(error: unknown): boolean {
   return LOST_STATEMENT.has(codeOf(error) as string);

@@ -23,10 +23,11 @@
  */
 import pg from "pg";
 import type { PreparedStatements } from "./prepared-statements.js";
+import { hasSqlState } from "./retry-policy.js";
 import type { WholeMessage } from "./sql-database.js";
 
 /** Messages sent in one write at most: a bound on the wait of the last of them. */
-export const MAX_PER_WRITE = 32;
+const MAX_PER_WRITE = 32;
 
 interface Waiting {
   compose: (prepared: PreparedStatements | undefined) => WholeMessage;
@@ -39,8 +40,6 @@ export interface WholeMessagesOptions {
   pool: pg.Pool;
   /** The statements a connection prepared (undefined: it prepares none). */
   preparedOf(client: pg.PoolClient): PreparedStatements | undefined;
-  /** Senders waiting for or holding a connection at most (default: the pool's size). */
-  senders?: number;
 }
 
 /** The queue of whole messages of one pool (a class: one per database). */
@@ -48,13 +47,13 @@ export class WholeMessages {
   private readonly queue: Waiting[] = [];
   private senders = 0;
   private readonly maxSenders: number;
-  /** Writes so far, messages sent in them (for the figures: messages per write), and messages sent again behind a failed one. */
+  /** Writes so far, and messages sent again behind a failed one. */
   writes = 0;
-  sent = 0;
   resent = 0;
 
   constructor(private readonly options: WholeMessagesOptions) {
-    this.maxSenders = options.senders ?? options.pool.options.max ?? 10;
+    // Senders waiting for or holding a connection: as many as the pool has.
+    this.maxSenders = options.pool.options.max ?? 10;
   }
 
   /** Runs one whole message: its statements' rows, or the error of the one that failed. */
@@ -106,37 +105,34 @@ export class WholeMessages {
     }
     texts.push(FLUSH);
     this.writes++;
-    this.sent += taken.length;
     const { results, error } = await new Promise<Answer>((resolve) => {
       void client.query(new Statements(texts.join(";\n"), resolve));
     });
     // Every commit is durable once the write's last statement completed; else once the commits are flushed here.
-    let unsure: unknown = undefined;
-    let broken: Error | undefined = undefined;
-    if (results.length < texts.length) {
-      if (!hasSqlState(error)) {
-        // The connection's own error: what completed may not be durable, what had not may have run or not.
-        unsure = error;
-        broken = error as Error;
-      } else {
-        // The failed transaction is left open, aborted: ended here, before the connection serves another session.
-        await client.query(`ROLLBACK; ${FLUSH}`).catch((thrown: unknown) => {
-          unsure = thrown;
-          if (!hasSqlState(thrown)) broken = thrown as Error;
-        });
-      }
+    // The connection's own error (no SQLSTATE): what completed may not be durable, what had not may have run or not.
+    const lost = results.length < texts.length && !hasSqlState(error);
+    let unsure: unknown = lost ? error : undefined;
+    let broken: Error | undefined = lost ? error as Error : undefined;
+    if (results.length < texts.length && !lost) {
+      // The failed transaction is left open, aborted: ended here, before the connection serves another session.
+      await client.query(`ROLLBACK; ${FLUSH}`).catch((thrown: unknown) => {
+        unsure = thrown;
+        if (!hasSqlState(thrown)) broken = thrown as Error;
+      });
     }
     const again: Waiting[] = [];
     let at = 0;
     for (const [i, waiting] of taken.entries()) {
       const count = messages[i]!.texts.length + 1;
       if (at + count <= results.length) {
+        // Committed: answered without its NO_WAIT, once known durable.
         if (unsure === undefined) waiting.resolve([...results.slice(at, at + count - 2), results[at + count - 1]!]);
         else waiting.reject(unsure);
-      } else if (at <= results.length || broken !== undefined) {
+      } else if (at <= results.length || lost) {
         prepared?.failed(error, messages[i]!.fresh);
         waiting.reject(error);
       } else {
+        // Behind a statement that failed: it did not run.
         prepared?.failed(undefined, messages[i]!.fresh);
         again.push(waiting);
       }
@@ -161,11 +157,6 @@ export const FLUSH = "SELECT txid_current()";
 interface Answer {
   results: unknown[][];
   error: unknown;
-}
-
-/** Whether `error` is a database error (with a SQLSTATE), after which the connection still answers. */
-function hasSqlState(error: unknown): boolean {
-  return error instanceof Error && "code" in error && typeof error.code === "string" && error.code.length === 5;
 }
 
 /**
@@ -193,9 +184,15 @@ class Statements implements pg.Submittable {
 
   handleDataRow(message: { fields: (string | null)[] }): void {
     const row: Record<string, unknown> = {};
-    for (let i = 0; i < this.names.length; i++) {
-      const value = message.fields[i];
-      row[this.names[i]!] = value === null || value === undefined ? null : this.parsers[i]!(value);
+    try {
+      for (let i = 0; i < this.names.length; i++) {
+        const value = message.fields[i];
+        row[this.names[i]!] = value === null || value === undefined ? null : this.parsers[i]!(value);
+      }
+    } catch (error) {
+      // Thrown in node-postgres's socket handler it would end the process: the write fails instead, as on a lost connection.
+      this.handleError(error);
+      return;
     }
     this.rows.push(row);
   }

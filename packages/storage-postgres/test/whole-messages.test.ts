@@ -9,6 +9,7 @@
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { survivesLostConnections } from "../src/pg-database.js";
 import { PreparedStatements } from "../src/prepared-statements.js";
 import { WholeMessages } from "../src/whole-messages.js";
 import { adminQuery, dropSchema, freshSchema } from "./postgres-schema.js";
@@ -31,6 +32,7 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
       CREATE TABLE ${table("log")} (id text PRIMARY KEY); INSERT INTO ${table("log")} VALUES ('taken')`);
     // One connection: whatever is sent while it is busy waits, and goes in the next write.
     pool = new pg.Pool({ connectionString: url!, max: 1 });
+    survivesLostConnections(pool);
     whole = new WholeMessages({ pool, preparedOf: () => statements });
   });
   afterAll(async () => {
@@ -159,5 +161,50 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
         }
       },
     ), { numRuns: 25 });
+  });
+
+  // Last: they end the connection, whose prepared statements `statements` would still count on.
+  const plain = (kind: Kind, id: string) => () => message(kind, 4, id)(undefined);
+  const sleeping = () => ({ texts: ["BEGIN", "SELECT pg_sleep(5)", "COMMIT"], fresh: [] });
+  /** Calls `end` once the write with the sleep is running; answers how each message of that write settled. */
+  async function ending(ids: string[], end: () => Promise<void>): Promise<PromiseSettledResult<unknown>[]> {
+    const write = Promise.allSettled([whole.send(sleeping), ...ids.map((id) => whole.send(plain("adds", id)))]);
+    for (let i = 0; i < 250; i++) {
+      const running = await adminQuery(url!, "SELECT 1 FROM pg_stat_activity WHERE query LIKE '%pg_sleep(5)%' AND pid <> pg_backend_pid()");
+      if (running.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await end();
+    return write;
+  }
+
+  it("should send again what did not run behind a statement the database ended the connection in, on a new connection", async () => {
+    const resent = whole.resent;
+    const settled = await ending(["ended-1", "ended-2"], async () => {
+      await adminQuery(url!, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(5)%' AND pid <> pg_backend_pid()");
+    });
+    // The database's own error (57P01) stopped the write at the sleep: the two behind it did not run, and ran once more.
+    expect(settled.map((result) => result.status)).toEqual(["rejected", "fulfilled", "fulfilled"]);
+    expect((settled[0] as PromiseRejectedResult).reason).toMatchObject({ code: "57P01" });
+    expect(whole.resent - resent).toBe(2);
+    const log = await logged();
+    expect(log.has("ended-1") && log.has("ended-2")).toBe(true);
+  });
+
+  it("should fail every message of a write whose connection itself is lost, and send none of them again", async () => {
+    let held: pg.PoolClient | undefined;
+    const take = (client: pg.PoolClient) => (held = client);
+    pool.on("acquire", take);
+    const resent = whole.resent;
+    const settled = await ending(["lost-1", "lost-2"], async () => {
+      // The socket goes: no SQLSTATE, and what was sent may have run or not.
+      (held as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    });
+    pool.off("acquire", take);
+    expect(settled.map((result) => result.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(whole.resent).toBe(resent);
+    // The pool drops the connection; the next write goes on a new one.
+    await whole.send(plain("adds", "after-lost"));
+    expect((await logged()).has("after-lost")).toBe(true);
   });
 });

@@ -18,7 +18,7 @@ describe("prepared statements of a connection", () => {
     const again: string[] = [];
     statements.write(again, GET, [new Uint8Array([2])], []);
     statements.write(again, PUT, [new Uint8Array([2]), "it's"], []);
-    expect(named(again)).toEqual(["EXECUTE p0('\\x02')", `PREPARE p1 AS ${PUT}`, "EXECUTE p1('\\x02', E'it''s')"]);
+    expect(named(again)).toEqual(["EXECUTE p0('\\x02')", `PREPARE p1 AS ${PUT}`, "EXECUTE p1('\\x02', $_$it's$_$)"]);
   });
 
   it("should send a statement without parameters, or with a long list of them, as its text", () => {

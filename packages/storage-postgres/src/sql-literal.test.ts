@@ -22,11 +22,11 @@ describe("literal", () => {
   afterAll(() => database.close());
 
   it("should be read back by PostgreSQL as the very value, for any text and bytes", { timeout: 120_000 }, async () => {
-    // Quotes, backslashes and $n are the cases that matter.
-    const text = fc.string({ unit: fc.constantFrom("'", "\\", "a", "$1", "\n", "é", "\\x00", "''") });
+    // Quotes, backslashes, $n and the dollar quote's own tag ($_$, a text ending in $_) are the cases that matter.
+    const text = fc.string({ unit: fc.constantFrom("'", "\\", "a", "$1", "\n", "é", "\\x00", "''", "$", "_", "$_$", "$_") });
     await fc.assert(fc.asyncProperty(text, fc.uint8Array({ maxLength: 8 }), async (s, bytes) => {
       const rows = await database.session((session) => session.query(`SELECT ${literal(s)}::text AS s, encode(${literal(bytes)}::bytea, 'hex') AS b`));
       expect(rows).toEqual([{ s, b: Buffer.from(bytes).toString("hex") }]);
-    }), { numRuns: 50 });
+    }), { numRuns: 200 });
   });
 });

@@ -377,6 +377,8 @@ class SqlTx implements Tx {
   private absent: Set<string> | undefined;
   /** The checks of copies of rows (`<table> <id>`) queued and not yet made one with a write of the row (`put`). */
   private checks: Map<string, { statement: Statement; text: string }> | undefined;
+  /** Copies `getCached` served unchecked (`<table> <id>` → stored text): a write of the row checks it then. */
+  private unchecked: Map<string, string> | undefined;
   /** The row cache's `drops` when this transaction started: reads keep copies only if none was dropped since (`RowCache.reading`). */
   private readonly since: number;
 
@@ -426,6 +428,8 @@ class SqlTx implements Tx {
     if (copy === undefined) return undefined;
     const table = this.layout(def);
     const key = primaryKeyBytes(table, id);
+    // Checked now: a write of the row needs no check of the copy `getCached` served.
+    this.unchecked?.delete(`${def.name} ${id}`);
     if (copy.text === null) this.pipeline.check(table.checkAbsent, [key]);
     else (this.checks ??= new Map()).set(`${def.name} ${id}`, { statement: this.pipeline.check(table.check, [key, copy.text]), text: copy.text });
     this.copies.checked.push([def.name, id]);
@@ -437,15 +441,17 @@ class SqlTx implements Tx {
    * read-only transaction's read is (so the next call takes the copy): a row written once is read once per process.
    */
   async getCached<R>(def: TableDef<R>, id: string) {
-    const cache = def.cachedReads === true ? this.rows?.cache : undefined;
+    const cache = keepsCopies(def as TableDef<unknown>) ? this.rows?.cache : undefined;
     // The reads before a transaction (`before`) have no row cache: they read.
     if (cache === undefined) return this.get(def, id);
     // Its own write: read in the transaction, and not kept (not committed).
     if (this.wrote(def.name, id)) return this.read(def, id, false);
-    const copy = cache.get(def.name, id);
-    if (copy === undefined || copy === ABSENT) return this.read(def, id, true);
+    const copy = cache.copy(def.name, id);
+    if (copy === undefined || copy.text === null) return this.read(def, id, true);
     this.layout(def as TableDef<unknown>);
-    return copy as R;
+    // Written later in this transaction, the row is checked then against this copy (`put`, `delete`).
+    if (!this.readOnly && !this.first && !this.checks?.has(`${def.name} ${id}`)) (this.unchecked ??= new Map()).set(`${def.name} ${id}`, copy.text);
+    return copy.row as R;
   }
 
   /** A row read on the database; `keep`: what it finds is kept as a copy (a read-only transaction's reads, `getCached`'s). */
@@ -522,6 +528,7 @@ class SqlTx implements Tx {
     const data = encodeRow(row);
     const params = [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)];
     const write = this.writing(def as TableDef<unknown>, id, row, data);
+    const copied = this.takeUnchecked(def.name, id);
     // A put that cannot clash on a unique key (none held, or each looked up and found free) and moves no counted
     // index answers nothing: it goes with the next statement or COMMIT. A key found free is free for one put only.
     const mayClash = table.indexes.some((index, i) => index.unique && keys[i] !== null && !this.absent?.delete(absentKey(table, index, keys[i]!.bytes)));
@@ -533,8 +540,11 @@ class SqlTx implements Tx {
         this.checks!.delete(`${def.name} ${id}`);
         if (this.pipeline.amend(check.statement, table.checkedUpdate, [params[0], check.text, ...params.slice(1)])) return;
       }
+      // A copy `getCached` served: checked by the write itself.
+      if (copied !== undefined) return void this.pipeline.check(table.checkedUpdate, [params[0], copied, ...params.slice(1)]);
       return this.pipeline.defer(table.putUnchecked, params);
     }
+    if (copied !== undefined) this.pipeline.check(table.check, [params[0], copied]);
     const rows = await this.pipeline.run<Reported & { clash: number | null }>(table.put, params);
     const clash = rows[0]?.clash;
     if (clash !== undefined && clash !== null) {
@@ -550,6 +560,8 @@ class SqlTx implements Tx {
     const table = this.writable(def as TableDef<unknown>, "delete from");
     // Noted before the statement goes: a `getCached` of the row asked meanwhile must not keep what this deletes.
     this.writing(def as TableDef<unknown>, id, ABSENT, null);
+    const copied = this.takeUnchecked(def.name, id);
+    if (copied !== undefined) this.pipeline.check(table.check, [primaryKeyBytes(table, id), copied]);
     const rows = await this.pipeline.run<Reported & { found: number }>(table.delete, [primaryKeyBytes(table, id)]);
     await this.resize(table, rows[0]);
     // Without counted indexes the statement answers a row per deleted row; with them, one row counting them.
@@ -598,6 +610,16 @@ class SqlTx implements Tx {
     const written: WrittenRow = { table: def.name, id, write: cache.writing(def.name, id), row, text };
     this.copies.written.push(written);
     return written;
+  }
+
+  /** The copy `getCached` served of a row, unchecked, now to be checked by the write of the row (once). */
+  private takeUnchecked(table: string, id: string): string | undefined {
+    const key = `${table} ${id}`;
+    const text = this.unchecked?.get(key);
+    if (text === undefined) return undefined;
+    this.unchecked!.delete(key);
+    this.copies.checked.push([table, id]);
+    return text;
   }
 
   /** Whether this transaction wrote a row of a cached table (a few rows at most: a scan). */

@@ -18,6 +18,7 @@ import { adminQuery, dropSchema, freshSchema } from "./postgres-schema.js";
 interface Row { id: string; n: number; text?: string }
 const Cached = defineTable<Row>()({ name: "cache_rows", primaryKey: (row) => row.id, indexes: {}, cachedReads: true });
 const Plain = defineTable<Row>()({ name: "cache_plain", primaryKey: (row) => row.id, indexes: {} });
+const Checked = defineTable<Row>()({ name: "cache_checked", primaryKey: (row) => row.id, indexes: {}, checkedCopies: true });
 
 const readN = (storage: SqlStorage, table: typeof Cached, id: string) =>
   storage.transact(async (tx) => (await tx.get(table, id))?.n, { readOnly: true });
@@ -121,7 +122,7 @@ describe("cached rows on PGlite (one process)", () => {
   const messages: string[] = [];
   const pglite = new PGlite();
   const storage = createSqlStorage(countedDatabase(pgliteDatabase(pglite), messages), { rowCacheMs: 60_000 });
-  beforeAll(() => storage.init([Cached, Plain]), 120_000);
+  beforeAll(() => storage.init([Cached, Plain, Checked]), 120_000);
   afterAll(() => storage.close());
 
   it("should answer a read-only transaction's gets of cached rows with no message once they were read", async () => {
@@ -257,6 +258,49 @@ describe("cached rows on PGlite (one process)", () => {
     expect(many[0]!.match(/SELECT 1 \/ /g)).toHaveLength(2);
   });
 
+  it("should serve a checked-copies table's getCached from the copy with no check, and check the copy when the transaction writes the row", async () => {
+    await write(storage, Checked, "u", 1);
+    // Read and not written: the copy as it is, nothing sent for it (the put of another table is the one message).
+    const onlyRead = await messagesOf(messages, async () => expect(await storage.transact(async (tx) => {
+      const n = (await tx.getCached(Checked, "u"))?.n;
+      await tx.put(Plain, { id: "seen", n: n ?? -1 });
+      return n;
+    })).toBe(1));
+    expect(onlyRead).toHaveLength(1);
+    expect(onlyRead[0]).not.toContain("cache_checked");
+    let runs = 0;
+    const increment = (id: string) => storage.transact(async (tx) => {
+      runs++;
+      const n = (await tx.getCached(Checked, id))?.n ?? 0;
+      await tx.put(Checked, { id, n: n + 1 });
+      return n + 1;
+    });
+    // Written: the write itself checks the copy (one statement), in the transaction's one message.
+    const sent = await messagesOf(messages, async () => expect(await increment("u")).toBe(2));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE; WITH written AS \(UPDATE "public"."cache_checked" SET data = .* AND data = .* RETURNING 1\) SELECT 1 \/ count\(\*\)::int AS ok FROM written; COMMIT$/);
+    // Changed behind the storage's back: the write finds the copy stale, the copy goes, and the run again reads the row.
+    await pglite.exec(`UPDATE public.cache_checked SET data = '{"id":"u","n":10}' WHERE data LIKE '%"id":"u"%'`);
+    runs = 0;
+    expect(await increment("u")).toBe(11);
+    expect(runs).toBe(2);
+    // Deleted after a getCached: checked the same way (the stale copy's run does not commit; the run again reads the row).
+    await pglite.exec(`UPDATE public.cache_checked SET data = '{"id":"u","n":20}' WHERE data LIKE '%"id":"u"%'`);
+    runs = 0;
+    const deletedAt = await storage.transact(async (tx) => {
+      runs++;
+      const n = (await tx.getCached(Checked, "u"))?.n;
+      await tx.delete(Checked, "u");
+      return n;
+    });
+    expect(deletedAt).toBe(20);
+    expect(runs).toBe(2);
+    expect(await storage.transact((tx) => tx.get(Checked, "u"))).toBeUndefined();
+    // A row with no copy is read in the transaction, as `get` reads it.
+    expect(await increment("fresh")).toBe(1);
+    expect(await increment("fresh")).toBe(2);
+  });
+
   it("should see a write made outside the storage once the copy is older than rowCacheMs", async () => {
     const outside = new PGlite();
     const short = createSqlStorage(pgliteDatabase(outside), { rowCacheMs: 50 });
@@ -388,6 +432,18 @@ describe.skipIf(url === null)("cached rows on PostgreSQL, two storages on one sc
     // At once: copies, conflicts and retries mixed.
     await Promise.all(Array.from({ length: 40 }, (_, i) => increment(i % 2 === 0 ? a : b)));
     expect(await a.transact(async (tx) => (await tx.query(Cached, "primary", { equals: ["counter"] }))[0]?.n)).toBe(50);
+  });
+
+  it("should lose no write when both storages write a row their getCached served from copies, in turn and at once", async () => {
+    await a.init([Checked]);
+    await b.init([Checked]);
+    const increment = (storage: SqlStorage) => storage.transact(async (tx) => {
+      const n = (await tx.getCached(Checked, "tally"))?.n ?? 0;
+      await tx.put(Checked, { id: "tally", n: n + 1 });
+    });
+    for (let i = 0; i < 10; i++) await increment(i % 2 === 0 ? a : b);
+    await Promise.all(Array.from({ length: 40 }, (_, i) => increment(i % 2 === 0 ? a : b)));
+    expect(await a.transact(async (tx) => (await tx.query(Checked, "primary", { equals: ["tally"] }))[0]?.n)).toBe(50);
   });
 
   it("should drop a row known missing when another storage on the schema writes it", async () => {

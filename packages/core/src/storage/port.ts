@@ -114,13 +114,17 @@ export interface Tx {
   get<R>(table: TableDef<R>, id: string): Promise<R | undefined>;
   /**
    * A row by primary key, as `get` answers it, except that on a table
-   * declared `cachedReads` it may come from this process's copy of the row
-   * instead of the transaction's reads: then it is the row as committed at
-   * most the copy's bound ago (writes through this process are seen at once;
-   * docs/storage.md, "Cached rows"), and it takes no part in the
-   * transaction's serializable reads (a concurrent write of it is no
-   * conflict). For rows whose staleness the rule allows: a row written once
-   * and never changed, or one a check outside the transaction has just read.
+   * declared `cachedReads` or `checkedCopies` it may come from this
+   * process's copy of the row instead of the transaction's reads: then it is
+   * the row as committed at most the copy's bound ago (writes through this
+   * process are seen at once; docs/storage.md, "Cached rows"), and it takes
+   * no part in the transaction's serializable reads (a concurrent write of
+   * it is no conflict) unless the transaction writes the row: a put or
+   * delete of it then checks that the row is still the copy, and the
+   * transaction runs again if it is not, so no write is made on a stale
+   * copy's word. For rows whose staleness the rule allows when only read: a
+   * row written once and never changed, one a check outside the transaction
+   * has just read, a count whose rule tolerates other processes' last calls.
    * In a writing transaction, a row the transaction wrote is read in it, and
    * so is a row with no copy or copied as missing: "missing" is always the
    * transaction's own answer, so a row created when missing is created once.

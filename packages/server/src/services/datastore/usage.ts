@@ -123,7 +123,9 @@ export async function admitCall(
   const seenId = playerSeenId(caller);
   // Asked for together, as `usageElsewhere`'s. The player seen is written once and never changed: the process's copy
   // tells what a read would (`getCached`); with no copy it is read in the transaction, so a new player is recorded once.
-  const storedRead = tx.get(tables.datastoreUsageShards, id);
+  // The shard as this process keeps it too: a call that only counts does not write it (its count waits in the process),
+  // and one that writes it has its copy checked by the write.
+  const storedRead = tx.getCached(tables.datastoreUsageShards, id);
   const seenRead = tx.getCached(tables.datastorePlayers, seenId);
   seenRead.catch(ignore);
   const stored = await storedRead;

@@ -83,6 +83,26 @@ describe("messages per BuyItem", () => {
   });
 });
 
+describe("statements per BuyItem of a developer product", () => {
+  it("should not read the buyer's ownership row once the server knows the item is one: it is bought again and again, owned by no one", async () => {
+    const [creator, buyer] = await Promise.all([server.seed.user(), server.seed.user()]);
+    const now = server.clock.now();
+    await storage.transact((tx) => tx.put(tables.experiences, {
+      id: "exp_gems", creatorId: creator.userId, title: "Gems", description: "", genre: "", thumbnailUrl: "", visibility: "public", hostingTier: "edge",
+      maxPlayers: 10, startPlaceId: "plc_1", liveVersionId: null, createdAt: now, updatedAt: now, visits: 0, favorites: 0, upVotes: 0, downVotes: 0,
+    }));
+    const gems = await clientOf(creator.accessToken).economy.createItem({ kind: "developer_product", name: "Gems", description: "", price: 10, experienceId: "exp_gems" });
+    await server.operator.wallets.grant(buyer.userId, 1_000);
+    const buy = () => tripsOf(() => clientOf(buyer.accessToken).economy.buyItem({ itemId: gems.id, expectedPrice: 10 }));
+    const ownership = (sent: string[]) => sent.join("\n").includes('"ownership"');
+    // The first purchase this server sees of the item reads the row (the item's kind is not known yet); then none does.
+    expect(ownership(await buy())).toBe(true);
+    expect(ownership(await buy())).toBe(false);
+    expect(ownership(await buy())).toBe(false);
+    expect((await clientOf(buyer.accessToken).economy.getWallet({})).purchased).toBe(970);
+  });
+});
+
 describe("messages per datastore Get", () => {
   it("should send none once its rows are copied (or their absence), the process writing its count in the background in two messages", async () => {
     const user = await server.seed.user();

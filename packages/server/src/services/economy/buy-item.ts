@@ -69,7 +69,9 @@ export async function buyInTransaction(
   const priorRead = req.requestId ? tx.query(tables.orders, "byRequest", { equals: [buyerId, req.requestId], limit: 1 }) : undefined;
   const foundRead = tx.get(tables.items, req.itemId);
   const experienceRead = req.soldInExperienceId ? tx.get(tables.experiences, req.soldInExperienceId) : undefined;
-  const ownedRead = tx.get(tables.ownership, ownershipId(buyerId, req.itemId));
+  // An item this server knows is bought again and again (a developer product) is owned by no one: nothing to read.
+  const kind = known.kinds.get(req.itemId);
+  const ownedRead = kind !== undefined && !ownedOnce(kind) ? undefined : tx.get(tables.ownership, ownershipId(buyerId, req.itemId));
   const walletsRead = tx.getMany(tables.wallets, walletIds);
   // The creator's row, for its name: a copy this process keeps will do (docs/economy.md, "Buying").
   const creatorsRead = itemCreator === undefined ? undefined : tx.getCached(tables.users, itemCreator);
@@ -80,7 +82,7 @@ export async function buyInTransaction(
   salesRead.catch(ignore);
   foundRead.catch(ignore);
   experienceRead?.catch(ignore);
-  ownedRead.catch(ignore);
+  ownedRead?.catch(ignore);
   walletsRead.catch(ignore);
   creatorsRead?.catch(ignore);
   shardRead.catch(ignore);
@@ -89,13 +91,17 @@ export async function buyInTransaction(
   const prior = priorRead === undefined ? NONE : await priorRead;
   const found = await foundRead;
   const experience = experienceRead && await experienceRead;
-  const ownedAlready = await ownedRead;
+  // The kind remembered checked against the item: one owned once reads the row now (a kind never changes).
+  const ownedAlready = ownedRead !== undefined ? await ownedRead : found && ownedOnce(found.kind) ? await tx.get(tables.ownership, ownershipId(buyerId, req.itemId)) : undefined;
   const walletRows = await walletsRead;
   const knownCreator = creatorsRead === undefined ? undefined : await creatorsRead;
   const shard = await shardRead;
   const dailyRows = dailyRead === undefined ? NONE : await dailyRead;
   const heldRows = heldRead === undefined ? NONE : await heldRead;
-  if (found) remember(known.creators, found.id, found.creatorId);
+  if (found) {
+    remember(known.creators, found.id, found.creatorId);
+    remember(known.kinds, found.id, found.kind);
+  }
   if (experience) remember(known.creators, experience.id, experience.creatorId);
   const first = prior[0];
   if (first) {

@@ -1,3 +1,4 @@
+import type { ItemKind } from "@playfield/core";
 import type { ServerDeps } from "../../server-deps.js";
 
 /*
@@ -7,6 +8,8 @@ import type { ServerDeps } from "../../server-deps.js";
  * - who created an item or an experience (a row's creator never changes):
  *   the creators' wallets, daily-figure rows and the creator's name are read
  *   with the item;
+ * - an item's kind (it never changes): a developer product, bought again
+ *   and again, is never owned, so its buyer's ownership row is not read;
  * - when a wallet's next hold falls due: past that time, the held rows that
  *   settling the wallet reads are read with it too.
  *
@@ -22,6 +25,8 @@ export const KNOWN_MAX = 10_000;
 export interface Known {
   /** Item and experience ids to their creators' ids. */
   creators: Map<string, string>;
+  /** Item ids to their kinds. */
+  kinds: Map<string, ItemKind>;
   /** User ids to the `nextReleaseAt` of their wallets, as this server last wrote them (none: nothing held). */
   releases: Map<string, number>;
 }
@@ -31,7 +36,7 @@ const perServer = new WeakMap<ServerDeps, Known>();
 /** What the server remembers. */
 export function knownOf(deps: ServerDeps): Known {
   let known = perServer.get(deps);
-  if (known === undefined) perServer.set(deps, (known = { creators: new Map(), releases: new Map() }));
+  if (known === undefined) perServer.set(deps, (known = { creators: new Map(), kinds: new Map(), releases: new Map() }));
   return known;
 }
 

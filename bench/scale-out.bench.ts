@@ -408,14 +408,15 @@ async function quiet(d: Deployment): Promise<void> {
 
 /**
  * Counts of a window, less the idle Redis rate (the heartbeats: steady, one
- * beat and one sweep a second per process) over its length. PostgreSQL is
- * not corrected: idle, a process sends it one sweep every 15 s.
+ * beat and one sweep a second per process) over its length, never below
+ * zero (a short window may hold fewer beats than the rate says). PostgreSQL
+ * is not corrected: idle, a process sends it one sweep every 15 s.
  */
 function since(before: Asked, after: Asked, idle: Asked | null): Asked {
   const seconds = after.seconds - before.seconds;
   const pg = countsSince(before.pg, after.pg);
   const redis = { commands: after.redis.commands - before.redis.commands, inScripts: after.redis.inScripts - before.redis.inScripts, publishes: after.redis.publishes - before.redis.publishes };
-  if (idle) for (const key of Object.keys(redis) as (keyof RedisCounts)[]) redis[key] -= (idle.redis[key] / idle.seconds) * seconds;
+  if (idle) for (const key of Object.keys(redis) as (keyof RedisCounts)[]) redis[key] = Math.max(0, redis[key] - (idle.redis[key] / idle.seconds) * seconds);
   return { pg, redis, seconds };
 }
 

@@ -1,0 +1,177 @@
+/*
+ * Probe (not a bench): a call's recorded messages (bench/lib/pg-replay.ts) sent as the adapter writes whole
+ * transactions (whole-messages.ts: five calls a write on ten connections, each COMMIT without waiting for the
+ * disk, one flush at the end), once as one simple query of `EXECUTE name(literals)` and once through the
+ * extended protocol (a Bind and an Execute per statement of the prepared ones, one Sync a write), in
+ * alternating rounds: calls a second, this process's CPU per call (the driver and the socket, not the
+ * writing of the SQL: both forms are made before the rounds) and PostgreSQL's (its processes on this
+ * machine, from /proc). What it answers: what the extended protocol would spare the server and the database.
+ *   PLAYFIELD_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --conditions=@playfield/source --import tsx bench/probes/extended-protocol.ts
+ * PROBE_CALL=BuyItem replays BuyItem instead of a Datastore Set.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import pg from "pg";
+import { FLUSH, NO_WAIT } from "../../packages/storage-postgres/src/whole-messages.js";
+import { recordCalls, type ReplayCall } from "../lib/pg-replay.js";
+
+const url = process.env.PLAYFIELD_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+const PER_WRITE = 5;
+const CONNECTIONS = 10;
+const PLAYERS = PER_WRITE * CONNECTIONS;
+
+const calls: Record<string, ReplayCall> = {
+  Set: { name: "Set", path: "/svc.platform.v1.DatastoreService/Set", request: (p) => ({ body: { key: "save", value: "{\"level\":3,\"coins\":120}" }, token: p.gameToken }) },
+  BuyItem: { name: "BuyItem", path: "/svc.platform.v1.EconomyService/BuyItem", request: (p) => ({ body: { itemId: p.itemId, expectedPrice: 1 }, token: p.token }) },
+};
+const call = calls[process.env.PROBE_CALL ?? "Set"];
+if (call === undefined) throw new Error(`PROBE_CALL: ${Object.keys(calls).join(" or ")}`);
+
+/** CPU of this machine's PostgreSQL processes so far, in µs (exited backends included, through their parent). */
+function postgresMicros(): number {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(")");
+    if (stat.slice(stat.indexOf("(") + 1, close) !== "postgres") continue;
+    const fields = stat.slice(close + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return ticks * 1e4;
+}
+
+type Value = string | Buffer | null;
+/** A statement for the extended protocol: a prepared one by name with its values, or a text of no parameters. */
+type Bound = { name: string; values: Value[] } | { text: string };
+
+/** The values of `EXECUTE name(…)`'s literals as the adapter writes them (sql-literal.ts). */
+function valuesOf(literals: string): Value[] {
+  const values: Value[] = [];
+  for (let i = 0; i < literals.length;) {
+    if (literals.startsWith("$_$", i)) {
+      const end = literals.indexOf("$_$", i + 3);
+      values.push(literals.slice(i + 3, end));
+      i = end + 3;
+    } else if (literals.startsWith("'\\x", i)) {
+      const end = literals.indexOf("'", i + 1);
+      values.push(Buffer.from(literals.slice(i + 3, end), "hex"));
+      i = end + 1;
+    } else if (literals.startsWith("NULL", i)) {
+      values.push(null);
+      i += 4;
+    } else if (literals.startsWith("E'", i)) {
+      throw new Error("an escape string among the recorded literals: this probe reads only dollar quotes");
+    } else {
+      const end = literals.indexOf(",", i);
+      values.push(literals.slice(i, end === -1 ? undefined : end).trim());
+      i = end === -1 ? literals.length : end;
+    }
+    while (literals[i] === "," || literals[i] === " ") i++;
+  }
+  return values;
+}
+
+/** A write of bound statements through the extended protocol: one Sync, settled on ReadyForQuery or on an error (after which node-postgres hands the ReadyForQuery to no query). */
+class ExtendedWrite implements pg.Submittable {
+  readonly settled: Promise<boolean>;
+  private settle!: (ok: boolean) => void;
+  constructor(private readonly statements: readonly Bound[]) {
+    this.settled = new Promise((resolve) => (this.settle = resolve));
+  }
+  submit(connection: pg.Connection): void {
+    connection.stream.cork();
+    for (const statement of this.statements) {
+      if ("text" in statement) {
+        connection.parse({ name: "", text: statement.text, types: [] }, false);
+        connection.bind({}, false);
+      } else {
+        connection.bind({ statement: statement.name, values: statement.values }, false);
+      }
+      connection.execute({ portal: "" }, false);
+    }
+    connection.sync();
+    connection.stream.uncork();
+  }
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+  handleError(): void {
+    this.settle(false);
+  }
+  handleReadyForQuery(): void {
+    this.settle(true);
+  }
+}
+
+const recorded = await recordCalls(url, PLAYERS, [call]);
+const clients: pg.Client[] = [];
+try {
+  // Each call's statements with the write's NO_WAIT before its COMMIT, as text and as bound statements.
+  const texts = recorded.scripts.get(call.name)!.map((script) => {
+    const statements = script.replace(/;\n$/, "").split(" \\; ");
+    if (statements.length === 1 || !statements.at(-1)!.startsWith("COMMIT")) throw new Error(`${call.name} is not one message whole: nothing to compare`);
+    return [...statements.slice(0, -1), NO_WAIT, statements.at(-1)!];
+  });
+  const bound: Bound[][] = texts.map((statements) => statements.map((text) => {
+    const execute = /^EXECUTE (\w+)\((.*)\)$/s.exec(text);
+    return execute === null ? { text } : { name: execute[1]!, values: valuesOf(execute[2]!) };
+  }));
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const client = new pg.Client({ connectionString: url, options: `-c search_path=${recorded.schema}` });
+    clients.push(client);
+    await client.connect();
+    // Prepared by name once, as the adapter's connections do: the extended protocol binds the same statements.
+    await client.query(recorded.prepares.join(";\n"));
+  }
+  const round = async (protocol: "simple" | "extended", ms: number) => {
+    let done = 0;
+    let failed = 0;
+    const end = performance.now() + ms;
+    const cpu = process.cpuUsage();
+    const database = postgresMicros();
+    const start = performance.now();
+    await Promise.all(clients.map(async (client, c) => {
+      const players = Array.from({ length: PER_WRITE }, (_, j) => c * PER_WRITE + j);
+      while (performance.now() < end) {
+        let ok: boolean;
+        if (protocol === "simple") {
+          ok = await client.query([...players.flatMap((p) => texts[p]!), FLUSH].join(";\n")).then(() => true, () => false);
+        } else {
+          const write = new ExtendedWrite([...players.flatMap((p) => bound[p]!), { text: FLUSH }]);
+          void client.query(write as unknown as pg.QueryConfig);
+          ok = await write.settled;
+        }
+        // A serialization failure (pgbench would retry it): the transaction left open is rolled back, nothing counted.
+        if (!ok) {
+          failed++;
+          await client.query("ROLLBACK");
+          continue;
+        }
+        done += PER_WRITE;
+      }
+    }));
+    const seconds = (performance.now() - start) / 1000;
+    const used = process.cpuUsage(cpu);
+    return { rate: done / seconds, node: (used.user + used.system) / done, postgres: (postgresMicros() - database) / done, failed };
+  };
+  await round("simple", 1500);
+  await round("extended", 1500);
+  console.log(`${call.name}, ${PER_WRITE} calls a write on ${CONNECTIONS} connections, as fast as the database goes\n`);
+  console.log("| protocol | calls/s | this process's CPU per call | PostgreSQL CPU per call | writes that failed |");
+  console.log("|---|---:|---:|---:|---:|");
+  for (let i = 0; i < 3; i++) {
+    for (const protocol of (i % 2 ? ["extended", "simple"] : ["simple", "extended"]) as ("simple" | "extended")[]) {
+      const r = await round(protocol, 4000);
+      console.log(`| ${protocol} | ${Math.round(r.rate).toLocaleString("en-US")} | ${r.node.toFixed(1)} µs | ${r.postgres.toFixed(1)} µs | ${r.failed} |`);
+    }
+  }
+} finally {
+  await Promise.all(clients.map((client) => client.end()));
+  await recorded.drop();
+}

@@ -41,6 +41,8 @@ describe("createRealtime", () => {
       await adaClient.session.inviteToSession({ sessionId: a.sessionId, userId: bob.userId });
       await expect.poll(() => invites.length).toBe(1);
       expect(invites[0]).toMatchObject({ type: "game_invite", title: "Orbit", sessionId: a.sessionId, from: { id: ada.userId } });
+      // Rosters are in join order (ties by user id): the two joins at different times.
+      server.clock.advance(1);
       await bobClient.session.join({ experienceId: experience.id, sessionId: invites[0]!.sessionId });
       await expect.poll(() => rosters.length).toBe(1);
       expect(rosters[0]!.members.map((m) => [m.user.id, m.isHost])).toEqual([[ada.userId, true], [bob.userId, false]]);

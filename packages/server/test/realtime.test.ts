@@ -85,6 +85,8 @@ describe("GET /realtime", () => {
       await bobClient.auth.setTokens({ accessToken: bob.accessToken });
       const a = await adaClient.session.join({ experienceId: experience.id });
       expect(rosterIds(await adaSocket.next(isRoster))).toEqual([ada.userId]);
+      // Rosters are in join order (ties by user id): the two joins at different times.
+      server.clock.advance(1);
       await bobClient.session.join({ experienceId: experience.id });
       const both = await bobSocket.next(isRoster);
       expect(both).toMatchObject({ sessionId: a.sessionId });

@@ -74,6 +74,8 @@ describe.each(TRANSPORTS)("SessionService (%s)", (kind) => {
       const { experience } = await addExperience(t.server, { maxPlayers: 2 });
       const [ada, bob, cy] = await Promise.all([player(t), player(t), player(t)]);
       const a = await ada.client.session.join({ experienceId: experience.id });
+      // Join order is by join time (ties by user id): two joins in the same millisecond would order by their random ids.
+      t.server.clock.advance(1);
       const b = await bob.client.session.join({ experienceId: experience.id, sessionId: a.sessionId });
       expect(b.sessionId).toBe(a.sessionId);
       expect(b.hostUserId).toBe(ada.userId);

@@ -176,7 +176,7 @@ export interface PgbenchResult {
  * once it reaped them); null when none runs here. Other work of the
  * database in the meantime (autovacuum) counts too.
  */
-function postgresCpuMicros(): number | null {
+export function postgresCpuMicros(): number | null {
   if (!existsSync("/proc/self/stat")) return null;
   let ticks = 0;
   let found = false;

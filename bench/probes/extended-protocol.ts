@@ -9,10 +9,9 @@
  *   PLAYFIELD_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --conditions=@playfield/source --import tsx bench/probes/extended-protocol.ts
  * PROBE_CALL=BuyItem replays BuyItem instead of a Datastore Set.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
 import { FLUSH, NO_WAIT } from "../../packages/storage-postgres/src/whole-messages.js";
-import { recordCalls, type ReplayCall } from "../lib/pg-replay.js";
+import { postgresCpuMicros, recordCalls, type ReplayCall } from "../lib/pg-replay.js";
 
 const url = process.env.PLAYFIELD_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const PER_WRITE = 5;
@@ -25,25 +24,6 @@ const calls: Record<string, ReplayCall> = {
 };
 const call = calls[process.env.PROBE_CALL ?? "Set"];
 if (call === undefined) throw new Error(`PROBE_CALL: ${Object.keys(calls).join(" or ")}`);
-
-/** CPU of this machine's PostgreSQL processes so far, in µs (exited backends included, through their parent). */
-function postgresMicros(): number {
-  let ticks = 0;
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const close = stat.lastIndexOf(")");
-    if (stat.slice(stat.indexOf("(") + 1, close) !== "postgres") continue;
-    const fields = stat.slice(close + 2).split(" ");
-    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-  }
-  return ticks * 1e4;
-}
 
 type Value = string | Buffer | null;
 /** A statement for the extended protocol: a prepared one by name with its values, or a text of no parameters. */
@@ -134,7 +114,7 @@ try {
     let failed = 0;
     const end = performance.now() + ms;
     const cpu = process.cpuUsage();
-    const database = postgresMicros();
+    const database = postgresCpuMicros();
     const start = performance.now();
     await Promise.all(clients.map(async (client, c) => {
       const players = Array.from({ length: PER_WRITE }, (_, j) => c * PER_WRITE + j);
@@ -158,7 +138,7 @@ try {
     }));
     const seconds = (performance.now() - start) / 1000;
     const used = process.cpuUsage(cpu);
-    return { rate: done / seconds, node: (used.user + used.system) / done, postgres: (postgresMicros() - database) / done, failed };
+    return { rate: done / seconds, node: (used.user + used.system) / done, postgres: database === null ? NaN : (postgresCpuMicros()! - database) / done, failed };
   };
   await round("simple", 1500);
   await round("extended", 1500);
@@ -168,7 +148,7 @@ try {
   for (let i = 0; i < 3; i++) {
     for (const protocol of (i % 2 ? ["extended", "simple"] : ["simple", "extended"]) as ("simple" | "extended")[]) {
       const r = await round(protocol, 4000);
-      console.log(`| ${protocol} | ${Math.round(r.rate).toLocaleString("en-US")} | ${r.node.toFixed(1)} µs | ${r.postgres.toFixed(1)} µs | ${r.failed} |`);
+      console.log(`| ${protocol} | ${Math.round(r.rate).toLocaleString("en-US")} | ${r.node.toFixed(1)} µs | ${Number.isNaN(r.postgres) ? "not on this machine" : `${r.postgres.toFixed(1)} µs`} | ${r.failed} |`);
     }
   }
 } finally {

@@ -375,10 +375,11 @@ class SqlTx implements Tx {
    * a put holding one cannot clash (its check would read the same snapshot), so it need not be waited for.
    */
   private absent: Set<string> | undefined;
-  /** The checks of copies of rows (`<table> <id>`) queued and not yet made one with a write of the row (`put`). */
-  private checks: Map<string, { statement: Statement; text: string }> | undefined;
-  /** Copies `getCached` served unchecked (`<table> <id>` → stored text): a write of the row checks it then. */
-  private unchecked: Map<string, string> | undefined;
+  /**
+   * Copies of rows (`<table> <id>`) a write of the row must check, with their stored text: a `get`'s, whose check is
+   * queued (`statement`: made one with the write while not sent yet), or `getCached`'s, served unchecked (none).
+   */
+  private copied: Map<string, { text: string; statement?: Statement }> | undefined;
   /** The row cache's `drops` when this transaction started: reads keep copies only if none was dropped since (`RowCache.reading`). */
   private readonly since: number;
 
@@ -428,10 +429,14 @@ class SqlTx implements Tx {
     if (copy === undefined) return undefined;
     const table = this.layout(def);
     const key = primaryKeyBytes(table, id);
-    // Checked now: a write of the row needs no check of the copy `getCached` served.
-    this.unchecked?.delete(`${def.name} ${id}`);
-    if (copy.text === null) this.pipeline.check(table.checkAbsent, [key]);
-    else (this.checks ??= new Map()).set(`${def.name} ${id}`, { statement: this.pipeline.check(table.check, [key, copy.text]), text: copy.text });
+    // Checked now: it replaces what `getCached` may have served of the row.
+    const row = `${def.name} ${id}`;
+    if (copy.text === null) {
+      this.copied?.delete(row);
+      this.pipeline.check(table.checkAbsent, [key]);
+    } else {
+      (this.copied ??= new Map()).set(row, { text: copy.text, statement: this.pipeline.check(table.check, [key, copy.text]) });
+    }
     this.copies.checked.push([def.name, id]);
     return copy;
   }
@@ -450,7 +455,10 @@ class SqlTx implements Tx {
     if (copy === undefined || copy.text === null) return this.read(def, id, true);
     this.layout(def as TableDef<unknown>);
     // Written later in this transaction, the row is checked then against this copy (`put`, `delete`).
-    if (!this.readOnly && !this.first && !this.checks?.has(`${def.name} ${id}`)) (this.unchecked ??= new Map()).set(`${def.name} ${id}`, copy.text);
+    if (!this.readOnly && !this.first) {
+      const key = `${def.name} ${id}`;
+      if (!this.copied?.has(key)) (this.copied ??= new Map()).set(key, { text: copy.text });
+    }
     return copy.row as R;
   }
 
@@ -528,23 +536,22 @@ class SqlTx implements Tx {
     const data = encodeRow(row);
     const params = [encodeKey([id]), data, ...keys.map((key) => key?.bytes ?? null)];
     const write = this.writing(def as TableDef<unknown>, id, row, data);
-    const copied = this.takeUnchecked(def.name, id);
+    const copied = this.takeCopied(def.name, id);
     // A put that cannot clash on a unique key (none held, or each looked up and found free) and moves no counted
     // index answers nothing: it goes with the next statement or COMMIT. A key found free is free for one put only.
     const mayClash = table.indexes.some((index, i) => index.unique && keys[i] !== null && !this.absent?.delete(absentKey(table, index, keys[i]!.bytes)));
     if (table.counted.length === 0 && !mayClash) {
-      // The row's check not sent yet, and nothing asked for since that waits for an answer: the check and this write
-      // go as one statement, in the check's place (nothing between them reads the row: it is the database's work halved).
-      const check = this.checks?.get(`${def.name} ${id}`);
-      if (check !== undefined) {
-        this.checks!.delete(`${def.name} ${id}`);
-        if (this.pipeline.amend(check.statement, table.checkedUpdate, [params[0], check.text, ...params.slice(1)])) return;
+      // A copy to check: the check and this write go as one statement (nothing between them reads the row: the
+      // database's work halved), in the check's place while it was not sent yet (nothing asked for since waited for
+      // an answer), or now for a copy `getCached` served.
+      if (copied !== undefined) {
+        const checked = [params[0], copied.text, ...params.slice(1)];
+        if (copied.statement === undefined) return void this.pipeline.check(table.checkedUpdate, checked);
+        if (this.pipeline.amend(copied.statement, table.checkedUpdate, checked)) return;
       }
-      // A copy `getCached` served: checked by the write itself.
-      if (copied !== undefined) return void this.pipeline.check(table.checkedUpdate, [params[0], copied, ...params.slice(1)]);
       return this.pipeline.defer(table.putUnchecked, params);
     }
-    if (copied !== undefined) this.pipeline.check(table.check, [params[0], copied]);
+    if (copied !== undefined && copied.statement === undefined) this.pipeline.check(table.check, [params[0], copied.text]);
     const rows = await this.pipeline.run<Reported & { clash: number | null }>(table.put, params);
     const clash = rows[0]?.clash;
     if (clash !== undefined && clash !== null) {
@@ -560,8 +567,8 @@ class SqlTx implements Tx {
     const table = this.writable(def as TableDef<unknown>, "delete from");
     // Noted before the statement goes: a `getCached` of the row asked meanwhile must not keep what this deletes.
     this.writing(def as TableDef<unknown>, id, ABSENT, null);
-    const copied = this.takeUnchecked(def.name, id);
-    if (copied !== undefined) this.pipeline.check(table.check, [primaryKeyBytes(table, id), copied]);
+    const copied = this.takeCopied(def.name, id);
+    if (copied !== undefined && copied.statement === undefined) this.pipeline.check(table.check, [primaryKeyBytes(table, id), copied.text]);
     const rows = await this.pipeline.run<Reported & { found: number }>(table.delete, [primaryKeyBytes(table, id)]);
     await this.resize(table, rows[0]);
     // Without counted indexes the statement answers a row per deleted row; with them, one row counting them.
@@ -612,14 +619,14 @@ class SqlTx implements Tx {
     return written;
   }
 
-  /** The copy `getCached` served of a row, unchecked, now to be checked by the write of the row (once). */
-  private takeUnchecked(table: string, id: string): string | undefined {
+  /** The copy of a row its write must check (once): one `getCached` served is now among the copies checked. */
+  private takeCopied(table: string, id: string): { text: string; statement?: Statement } | undefined {
     const key = `${table} ${id}`;
-    const text = this.unchecked?.get(key);
-    if (text === undefined) return undefined;
-    this.unchecked!.delete(key);
-    this.copies.checked.push([table, id]);
-    return text;
+    const copied = this.copied?.get(key);
+    if (copied === undefined) return undefined;
+    this.copied!.delete(key);
+    if (copied.statement === undefined) this.copies.checked.push([table, id]);
+    return copied;
   }
 
   /** Whether this transaction wrote a row of a cached table (a few rows at most: a scan). */

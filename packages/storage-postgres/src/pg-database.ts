@@ -62,7 +62,7 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: Pg
   const whole = options.together === false ? undefined : new WholeMessages({ pool, preparedOf });
   // The server processes of the pool's connections: notices sent through them are this process's own.
   const own = new Set<number>();
-  pool.on("acquire", (client) => own.add(backendPid(client) ?? 0));
+  pool.on("connect", (client) => own.add(backendPid(client) ?? 0));
   pool.on("remove", (client) => own.delete(backendPid(client) ?? 0));
   return {
     kind: "postgres",

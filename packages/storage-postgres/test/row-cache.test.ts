@@ -23,6 +23,13 @@ const Checked = defineTable<Row>()({ name: "cache_checked", primaryKey: (row) =>
 const readN = (storage: SqlStorage, table: typeof Cached, id: string) =>
   storage.transact(async (tx) => (await tx.get(table, id))?.n, { readOnly: true });
 const write = (storage: SqlStorage, table: typeof Cached, id: string, n: number) => storage.transact((tx) => tx.put(table, { id, n }));
+/** Adds 1 to row `id`'s n, read with `read` (`get`, or `getCached`) in the transaction; answers the new n and counts its runs in `runs.n`. */
+const incrementOf = (storage: SqlStorage, table: typeof Cached, read: "get" | "getCached", runs = { n: 0 }) => (id: string) => storage.transact(async (tx) => {
+  runs.n++;
+  const n = (await tx[read](table, id))?.n ?? 0;
+  await tx.put(table, { id, n: n + 1 });
+  return n + 1;
+});
 
 describe("the row cache", () => {
   it("should not keep a row read while its row was written, nor read before everything was dropped", () => {
@@ -222,13 +229,8 @@ describe("cached rows on PGlite (one process)", () => {
     await write(storage, Cached, "k", 1);
     await write(storage, Cached, "gone", 1);
     await storage.transact((tx) => tx.delete(Cached, "gone"));
-    let runs = 0;
-    const increment = (id: string) => storage.transact(async (tx) => {
-      runs++;
-      const n = (await tx.get(Cached, id))?.n ?? 0;
-      await tx.put(Cached, { id, n: n + 1 });
-      return n + 1;
-    });
+    const runs = { n: 0 };
+    const increment = incrementOf(storage, Cached, "get", runs);
     // Warm: BEGIN, the check and the write as one statement, and COMMIT in one message, and no read.
     const sent = await messagesOf(messages, async () => expect(await increment("k")).toBe(2));
     expect(sent).toHaveLength(1);
@@ -238,12 +240,12 @@ describe("cached rows on PGlite (one process)", () => {
     // Changed behind the storage's back: the checks fail, the copies go, and the runs again read what the rows hold.
     await pglite.exec(`UPDATE public.cache_rows SET data = '{"id":"k","n":10}' WHERE data LIKE '%"id":"k"%'`);
     await pglite.exec(`DELETE FROM public.cache_rows WHERE data LIKE '%"id":"gone"%'`);
-    runs = 0;
+    runs.n = 0;
     expect(await increment("k")).toBe(11);
-    expect(runs).toBe(2);
-    runs = 0;
+    expect(runs.n).toBe(2);
+    runs.n = 0;
     expect(await increment("gone")).toBe(1);
-    expect(runs).toBe(2);
+    expect(runs.n).toBe(2);
     expect((await pglite.query<{ data: string }>(`SELECT data FROM public.cache_rows WHERE data LIKE '%"id":"k"%' OR data LIKE '%"id":"gone"%' ORDER BY data`)).rows.map((row) => JSON.parse(row.data)))
       .toEqual([{ id: "gone", n: 1 }, { id: "k", n: 11 }]);
     // getMany takes copies as get does, and reads the rows with none in one statement.
@@ -268,33 +270,28 @@ describe("cached rows on PGlite (one process)", () => {
     })).toBe(1));
     expect(onlyRead).toHaveLength(1);
     expect(onlyRead[0]).not.toContain("cache_checked");
-    let runs = 0;
-    const increment = (id: string) => storage.transact(async (tx) => {
-      runs++;
-      const n = (await tx.getCached(Checked, id))?.n ?? 0;
-      await tx.put(Checked, { id, n: n + 1 });
-      return n + 1;
-    });
+    const runs = { n: 0 };
+    const increment = incrementOf(storage, Checked, "getCached", runs);
     // Written: the write itself checks the copy (one statement), in the transaction's one message.
     const sent = await messagesOf(messages, async () => expect(await increment("u")).toBe(2));
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatch(/^BEGIN ISOLATION LEVEL SERIALIZABLE; WITH written AS \(UPDATE "public"."cache_checked" SET data = .* AND data = .* RETURNING 1\) SELECT 1 \/ count\(\*\)::int AS ok FROM written; COMMIT$/);
     // Changed behind the storage's back: the write finds the copy stale, the copy goes, and the run again reads the row.
     await pglite.exec(`UPDATE public.cache_checked SET data = '{"id":"u","n":10}' WHERE data LIKE '%"id":"u"%'`);
-    runs = 0;
+    runs.n = 0;
     expect(await increment("u")).toBe(11);
-    expect(runs).toBe(2);
+    expect(runs.n).toBe(2);
     // Deleted after a getCached: checked the same way (the stale copy's run does not commit; the run again reads the row).
     await pglite.exec(`UPDATE public.cache_checked SET data = '{"id":"u","n":20}' WHERE data LIKE '%"id":"u"%'`);
-    runs = 0;
+    runs.n = 0;
     const deletedAt = await storage.transact(async (tx) => {
-      runs++;
+      runs.n++;
       const n = (await tx.getCached(Checked, "u"))?.n;
       await tx.delete(Checked, "u");
       return n;
     });
     expect(deletedAt).toBe(20);
-    expect(runs).toBe(2);
+    expect(runs.n).toBe(2);
     expect(await storage.transact((tx) => tx.get(Checked, "u"))).toBeUndefined();
     // A row with no copy is read in the transaction, as `get` reads it.
     expect(await increment("fresh")).toBe(1);
@@ -423,10 +420,7 @@ describe.skipIf(url === null)("cached rows on PostgreSQL, two storages on one sc
   });
 
   it("should lose no write when both storages take checked copies of one row and write it, in turn and at once", async () => {
-    const increment = (storage: SqlStorage) => storage.transact(async (tx) => {
-      const n = (await tx.get(Cached, "counter"))?.n ?? 0;
-      await tx.put(Cached, { id: "counter", n: n + 1 });
-    });
+    const increment = (storage: SqlStorage) => incrementOf(storage, Cached, "get")("counter");
     // In turn: each takes its copy, made old by the other's write (checked, found changed, read again unless the notice came first).
     for (let i = 0; i < 10; i++) await increment(i % 2 === 0 ? a : b);
     // At once: copies, conflicts and retries mixed.
@@ -437,10 +431,7 @@ describe.skipIf(url === null)("cached rows on PostgreSQL, two storages on one sc
   it("should lose no write when both storages write a row their getCached served from copies, in turn and at once", async () => {
     await a.init([Checked]);
     await b.init([Checked]);
-    const increment = (storage: SqlStorage) => storage.transact(async (tx) => {
-      const n = (await tx.getCached(Checked, "tally"))?.n ?? 0;
-      await tx.put(Checked, { id: "tally", n: n + 1 });
-    });
+    const increment = (storage: SqlStorage) => incrementOf(storage, Checked, "getCached")("tally");
     for (let i = 0; i < 10; i++) await increment(i % 2 === 0 ? a : b);
     await Promise.all(Array.from({ length: 40 }, (_, i) => increment(i % 2 === 0 ? a : b)));
     expect(await a.transact(async (tx) => (await tx.query(Checked, "primary", { equals: ["tally"] }))[0]?.n)).toBe(50);

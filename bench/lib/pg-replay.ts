@@ -8,11 +8,14 @@
  * reaches, and whether a target against memory is reachable at all.
  *
  * Each recorded message goes as one simple query (its statements joined
- * with pgbench's `\;`), exactly as the adapter sends a batch: EXECUTE of
- * statements each connection prepared once, its parameters written in as
- * literals. The calls are recorded on one connection, so the statements'
- * names are one set: every connection of pgbench prepares them all before
- * its first call. pgbench runs one connection per player, each
+ * with pgbench's `\;`): EXECUTE of statements each connection prepared
+ * once, its values written in as literals. The adapter sends the same
+ * statements through the extended protocol, its values bound as they are
+ * (bound-statements.ts), which costs the database less: pgbench's scripts
+ * cannot, so this rate is a floor of what the database alone allows. The
+ * calls are recorded on one connection, so the statements' names are one
+ * set: every connection of pgbench prepares them all before its first
+ * call. pgbench runs one connection per player, each
  * replaying its player's call over and over, so no two calls of one player
  * are ever in flight together (as if a server queued each player's calls):
  * what conflicts is only what different players share. It retries
@@ -38,6 +41,7 @@ import pg from "pg";
 import { createSqlStorage, pgDatabase } from "@playfield/storage-postgres";
 import { DEFAULT_MAX_ATTEMPTS } from "../../packages/storage-postgres/src/retry-policy.js";
 import { inlineParams } from "../../packages/storage-postgres/src/sql-literal.js";
+import { simpleTexts, type Sql } from "../../packages/storage-postgres/src/sql-statement.js";
 import { FLUSH, NO_WAIT } from "../../packages/storage-postgres/src/whole-messages.js";
 import { dropSchema, freshSchema } from "../../packages/storage-postgres/test/postgres-schema.js";
 import { seedBenchWorld, type BenchPlayer } from "./bench-world.js";
@@ -79,12 +83,14 @@ export async function recordCalls(url: string, players: number, calls: readonly 
   const prepares: string[] = [];
   // One connection: the statements it prepares are the only ones, under names the scripts can share.
   const database = pgDatabase(new pg.Pool({ connectionString: url, max: 1 }));
-  const record = (texts: readonly string[]) => {
+  // A message as the texts of a simple query (sql-statement.ts): pgbench sends its statements as EXECUTE, prepared apart.
+  const record = (statements: readonly Sql[]) => {
+    const texts = statements.flatMap(simpleTexts);
     if (texts.includes("DEALLOCATE ALL")) throw new Error("the recorded calls prepared more statements than a connection keeps");
     prepares.push(...texts.filter((text) => text.startsWith("PREPARE ")).map(replayableCheck));
     const run = texts.filter((text) => !text.startsWith("PREPARE "));
     if (run.length > 0) sent.push(run.join(" \\; "));
-    return texts;
+    return statements;
   };
   // Record what each message is as the adapter wrote it (a single statement with bound parameters inlined), its PREPAREs apart.
   const recording: typeof database = {
@@ -95,11 +101,11 @@ export async function recordCalls(url: string, players: number, calls: readonly 
         sent.push(inlineParams(text, params ?? []));
         return session.query(text, params);
       },
-      batch: (texts) => session.batch(record(texts)),
+      batch: (statements) => session.batch(record(statements)),
     })),
     whole: database.whole && ((compose) => database.whole!((prepared) => {
       const message = compose(prepared);
-      record(message.texts);
+      record(message.statements);
       return message;
     })),
   };

@@ -3,7 +3,9 @@
  * one pooled client per session.
  */
 import pg from "pg";
+import { runBound } from "./bound-statements.js";
 import type { Listener, ListenHandlers, SqlDatabase, SqlSession } from "./sql-database.js";
+import type { Sql } from "./sql-statement.js";
 import { PreparedStatements } from "./prepared-statements.js";
 import { hasSqlState } from "./retry-policy.js";
 import { literal } from "./sql-literal.js";
@@ -164,7 +166,7 @@ function listenOn(config: pg.ClientConfig, route: NoticeRoute, channel: string, 
     async notify(payload) {
       // A simple query, the values written in: one message, where bound parameters make five writes to the socket.
       const notify = `SELECT pg_notify(${literal(channel)}, ${literal(payload)})`;
-      if (route.whole !== undefined) await route.whole.send(() => ({ texts: ["BEGIN", notify, "COMMIT"], fresh: [] }));
+      if (route.whole !== undefined) await route.whole.send(() => ({ statements: ["BEGIN", notify, "COMMIT"], fresh: [] }));
       else await (listening ?? route.pool).query(notify);
     },
     async stop() {
@@ -196,25 +198,32 @@ class PgSession implements SqlSession {
   constructor(readonly client: pg.PoolClient, readonly prepared: PreparedStatements | undefined) {}
 
   async query<Row>(text: string, params?: readonly unknown[]): Promise<Row[]> {
-    // The last result is the one asked for.
-    return ((await this.results(text, params)).at(-1)?.rows ?? []) as Row[];
+    // Several statements in one simple query answer one result each: the last one is the one asked for.
+    const results = await this.inTurn(async () => {
+      const result = await this.client.query(text, params?.map(toPgValue)) as pg.QueryResult | pg.QueryResult[];
+      return Array.isArray(result) ? result : [result];
+    });
+    return (results.at(-1)?.rows ?? []) as Row[];
   }
 
-  async batch<Row>(texts: readonly string[]): Promise<Row[][]> {
-    return (await this.results(texts.join(";\n"))).map((result) => result.rows as Row[]);
+  batch<Row>(statements: readonly Sql[]): Promise<Row[][]> {
+    return this.inTurn(async () => {
+      const { results, error } = await runBound(this.client, statements);
+      if (error !== undefined) throw error;
+      return results as Row[][];
+    });
   }
 
-  /** Every result of a query: several statements in one simple query answer one result each. */
-  private results(text: string, params?: readonly unknown[]): Promise<pg.QueryResult[]> {
-    const result = this.tail.then(() => this.send(text, params));
+  /** Runs `send` after what was asked for before it. */
+  private inTurn<T>(send: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(() => this.guarded(send));
     this.tail = result.catch(() => undefined);
     return result;
   }
 
-  private async send(text: string, params?: readonly unknown[]): Promise<pg.QueryResult[]> {
+  private async guarded<T>(send: () => Promise<T>): Promise<T> {
     try {
-      const result = await this.client.query(text, params?.map(toPgValue)) as pg.QueryResult | pg.QueryResult[];
-      return Array.isArray(result) ? result : [result];
+      return await send();
     } catch (error) {
       // An error with no SQLSTATE is the connection's, not the statement's: do not reuse it.
       if (!hasSqlState(error)) this.broken = error as Error;

@@ -5,6 +5,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { PreparedStatements } from "./prepared-statements.js";
 import { createQueue, type SqlDatabase } from "./sql-database.js";
+import { simpleTexts, type Sql } from "./sql-statement.js";
 
 /** Per instance (its one connection), however many databases use it. */
 const preparedOf = new WeakMap<PGlite, PreparedStatements>();
@@ -33,9 +34,24 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
           if (params === undefined) return ((await db.exec(text)).at(-1)?.rows ?? []) as never[];
           return (await db.query<never>(text, [...params])).rows;
         }),
-        batch: (texts) => queue(async () => (await db.exec(texts.join(";\n"))).map((result) => result.rows as never[])),
+        batch: (statements) => queue(() => batch(db, statements)),
       });
     }),
     close: () => turns(() => db.close()),
   };
+}
+
+/**
+ * `statements` as one simple query (PGlite runs one message at a time on this thread: a prepared statement goes as
+ * EXECUTE, after its PREPARE when the message prepares it), answering each statement's rows.
+ */
+async function batch(db: PGlite, statements: readonly Sql[]): Promise<never[][]> {
+  const texts: string[] = [];
+  const answers: number[] = [];
+  for (const sql of statements) {
+    texts.push(...simpleTexts(sql));
+    answers.push(texts.length - 1);
+  }
+  const results = await db.exec(texts.join(";\n"));
+  return answers.map((at) => (results[at]?.rows ?? []) as never[]);
 }

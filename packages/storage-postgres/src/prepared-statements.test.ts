@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { PreparedStatements } from "./prepared-statements.js";
+import { simpleTexts, type Sql } from "./sql-statement.js";
 
-/** The texts with each statement's name as `p<n>`, its text's hash left out (the name's hash is checked apart). */
-const named = (texts: string[]) => texts.map((text) => text.replace(/\bpf_[0-9a-z]+_(\d+)\b/g, "p$1"));
+/** The statements as texts (sql-statement.ts), each name as `p<n>`, its text's hash left out (the name's hash is checked apart). */
+const named = (statements: Sql[]) => statements.flatMap(simpleTexts).map((text) => text.replace(/\bpf_[0-9a-z]+_(\d+)\b/g, "p$1"));
 
 const GET = "SELECT data FROM t WHERE id = $1::bytea";
 const PUT = "INSERT INTO t (id, data) VALUES ($1::bytea, $2::text)";
@@ -10,20 +11,22 @@ const PUT = "INSERT INTO t (id, data) VALUES ($1::bytea, $2::text)";
 describe("prepared statements of a connection", () => {
   it("should prepare a statement the first time the connection sends it, and execute it by name after", () => {
     const statements = new PreparedStatements();
-    const first: string[] = [];
+    const first: Sql[] = [];
     const fresh: string[] = [];
     statements.write(first, GET, [new Uint8Array([1, 255])], fresh);
     expect(named(first)).toEqual([`PREPARE p0 AS ${GET}`, "EXECUTE p0('\\x01ff')"]);
     expect(fresh).toEqual([GET]);
-    const again: string[] = [];
+    const again: Sql[] = [];
     statements.write(again, GET, [new Uint8Array([2])], []);
     statements.write(again, PUT, [new Uint8Array([2]), "it's"], []);
     expect(named(again)).toEqual(["EXECUTE p0('\\x02')", `PREPARE p1 AS ${PUT}`, "EXECUTE p1('\\x02', $_$it's$_$)"]);
+    // Bound as they are: bytes as a Buffer (binary), text unquoted, numbers as their text.
+    expect(again.map((sql) => typeof sql === "string" ? sql : sql.values)).toEqual([[Buffer.from([2])], [Buffer.from([2]), "it's"]]);
   });
 
   it("should send a statement without parameters, or with a long list of them, as its text", () => {
     const statements = new PreparedStatements();
-    const texts: string[] = [];
+    const texts: Sql[] = [];
     const ids = Array.from({ length: 40 }, (_, i) => i);
     statements.write(texts, "SELECT 1", [], []);
     statements.write(texts, `SELECT data FROM t WHERE n IN (${ids.map((i) => `$${i + 1}`).join(", ")})`, ids, []);
@@ -35,17 +38,17 @@ describe("prepared statements of a connection", () => {
     const fresh: string[] = [];
     statements.write([], GET, [1], fresh);
     statements.forget(fresh);
-    const texts: string[] = [];
+    const texts: Sql[] = [];
     statements.write(texts, GET, [1], []);
-    expect(named(texts)).toEqual([`PREPARE p1 AS ${GET}`, "EXECUTE p1(1)"]);
+    expect(named(texts)).toEqual([`PREPARE p1 AS ${GET}`, "EXECUTE p1($_$1$_$)"]);
   });
 
   it("should deallocate every statement once it gave out its most names, and never give a name twice", () => {
     const statements = new PreparedStatements(2);
-    const texts: string[] = [];
+    const texts: Sql[] = [];
     for (const n of [1, 2, 3]) statements.write(texts, `SELECT ${n} + $1::int`, [0], []);
     statements.write(texts, "SELECT 1 + $1::int", [0], []);
-    expect(named(texts.filter((text) => !text.startsWith("EXECUTE")))).toEqual([
+    expect(named(texts).filter((text) => !text.startsWith("EXECUTE"))).toEqual([
       "PREPARE p0 AS SELECT 1 + $1::int", "PREPARE p1 AS SELECT 2 + $1::int",
       "DEALLOCATE ALL", "PREPARE p2 AS SELECT 3 + $1::int", "PREPARE p3 AS SELECT 1 + $1::int",
     ]);
@@ -53,9 +56,9 @@ describe("prepared statements of a connection", () => {
 
   it("should name a statement by its text, so that another connection's statement of that name is the same one", () => {
     const nameOf = (statements: PreparedStatements, text: string) => {
-      const texts: string[] = [];
+      const texts: Sql[] = [];
       statements.write(texts, text, [0], []);
-      return /^PREPARE (pf_[0-9a-z]+)_\d+ AS /.exec(texts[0]!)![1];
+      return /^PREPARE (pf_[0-9a-z]+)_\d+ AS /.exec(simpleTexts(texts[0]!)[0]!)![1];
     };
     const one = new PreparedStatements();
     const other = new PreparedStatements();
@@ -67,8 +70,8 @@ describe("prepared statements of a connection", () => {
     const statements = new PreparedStatements();
     statements.write([], GET, [1], []);
     statements.lost();
-    const texts: string[] = [];
+    const texts: Sql[] = [];
     statements.write(texts, GET, [1], []);
-    expect(named(texts)).toEqual(["DEALLOCATE ALL", `PREPARE p1 AS ${GET}`, "EXECUTE p1(1)"]);
+    expect(named(texts)).toEqual(["DEALLOCATE ALL", `PREPARE p1 AS ${GET}`, "EXECUTE p1($_$1$_$)"]);
   });
 });

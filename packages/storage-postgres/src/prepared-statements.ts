@@ -1,31 +1,31 @@
 /*
- * The statements one connection has PREPAREd (docs/storage.md, "Prepared
- * statements"). A transaction's statements go as simple queries, several
- * in one message (tx-pipeline.ts), and a simple query is parsed, analysed
- * and planned anew each time: for the adapter's short statements that is
- * most of what the database spends on them. So each statement with
- * parameters goes as `EXECUTE name(literals)` of a statement the
- * connection prepared the first time it sent it (`PREPARE name AS text`,
- * in the same message): still one message, and planned once per
+ * The statements one connection has prepared (docs/storage.md, "Prepared
+ * statements"). A statement parsed, analysed and planned anew each time
+ * costs the database most of what it spends on the adapter's short
+ * statements. So each statement with parameters goes by name with its
+ * values (sql-statement.ts), prepared the first time the connection sends
+ * it, in the same message: still one message, and planned once per
  * connection (or per execution, where PostgreSQL finds a custom plan
  * better).
  *
- * PREPARE is not undone by a rollback, and a message that fails leaves it
- * unknown which of its PREPAREs ran: those names are dropped and never used
- * again, so a name never meets an old statement of the same name. The
- * statements a connection holds are bounded: once `max` names were given
- * out, the next message begins with `DEALLOCATE ALL`, and the connection
- * prepares again what it sends.
+ * A prepared statement is not undone by a rollback, and a message that
+ * fails leaves it unknown which of its statements were prepared: those
+ * names are dropped and never used again, so a name never meets an old
+ * statement of the same name. The statements a connection holds are
+ * bounded: once `max` names were given out, the next message begins with
+ * `DEALLOCATE ALL`, and the connection prepares again what it sends.
  *
  * A name holds a hash of its text: behind a pooler that hands each
  * transaction to any server connection (PgBouncer in transaction mode, if
- * the `prepare` option was left on), an EXECUTE can only find its own
- * statement or none. None, or a PREPARE of a name already there, fails the
- * transaction with a conflict the adapter runs again (retry-policy.ts),
- * after `lost` made the connection prepare everything anew.
+ * the `prepare` option was left on), a statement run by name can only find
+ * its own statement or none. None, or a prepare of a name already there,
+ * fails the transaction with a conflict the adapter runs again
+ * (retry-policy.ts), after `lost` made the connection prepare everything
+ * anew.
  */
 import { isLostStatement } from "./retry-policy.js";
-import { inlineParams, literal } from "./sql-literal.js";
+import { inlineParams } from "./sql-literal.js";
+import { bindValue, type Sql } from "./sql-statement.js";
 
 /** Names given out per connection before it deallocates them all. */
 export const MAX_PREPARED = 256;
@@ -43,33 +43,32 @@ export class PreparedStatements {
   constructor(private readonly max = MAX_PREPARED) {}
 
   /**
-   * Appends to `texts` what runs `text` with `params` (`$1…`): its EXECUTE,
-   * after its PREPARE the first time, or the text with its parameters
-   * written in. The last text appended answers the statement's rows. A
-   * statement prepared now goes into `fresh`: `forget` it if the message
-   * fails.
+   * Appends to `statements` what runs `text` with `params` (`$1…`): the
+   * statement by name with its values (prepared first, the first time), or
+   * the text with its parameters written in. A statement prepared now goes
+   * into `fresh`: `forget` it if the message fails.
    */
-  write(texts: string[], text: string, params: readonly unknown[], fresh: string[]): void {
+  write(statements: Sql[], text: string, params: readonly unknown[], fresh: string[]): void {
     if (params.length === 0 || params.length > MAX_PREPARED_PARAMS) {
-      texts.push(inlineParams(text, params));
+      statements.push(inlineParams(text, params));
       return;
     }
+    const values = params.map(bindValue);
     let name = this.names.get(text);
-    if (name === undefined) {
-      if (this.given >= this.max) {
-        texts.push("DEALLOCATE ALL");
-        this.names.clear();
-        this.given = 0;
-      }
-      name = `pf_${textHash(text)}_${this.next++}`;
-      this.given++;
-      this.names.set(text, name);
-      fresh.push(text);
-      texts.push(`PREPARE ${name} AS ${text}`);
+    if (name !== undefined) {
+      statements.push({ name, values });
+      return;
     }
-    let call = `EXECUTE ${name}(`;
-    for (let i = 0; i < params.length; i++) call += (i === 0 ? "" : ", ") + literal(params[i]);
-    texts.push(`${call})`);
+    if (this.given >= this.max) {
+      statements.push("DEALLOCATE ALL");
+      this.names.clear();
+      this.given = 0;
+    }
+    name = `pf_${textHash(text)}_${this.next++}`;
+    this.given++;
+    this.names.set(text, name);
+    fresh.push(text);
+    statements.push({ name, prepare: text, values });
   }
 
   /** The database lost a statement or holds one already (a pooler in between): prepare everything anew, after DEALLOCATE ALL. */

@@ -4,14 +4,15 @@
  */
 
 import type { PreparedStatements } from "./prepared-statements.js";
+import type { Sql } from "./sql-statement.js";
 
 /** A connection's queries, run one after the other in call order. */
 export interface SqlSession {
   /**
    * The statements this connection has prepared, when its database keeps
-   * them per connection: a transaction's statements then go as EXECUTE
-   * (prepared-statements.ts). Without it they go with their parameters
-   * written in.
+   * them per connection: a transaction's statements then go by name with
+   * their values (prepared-statements.ts). Without it they go as texts,
+   * their parameters written in.
    */
   readonly prepared?: PreparedStatements;
   /**
@@ -21,17 +22,18 @@ export interface SqlSession {
    */
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
   /**
-   * Runs statements without parameters as one simple query (one round trip)
-   * and answers each one's rows, in order. The first that fails fails the
-   * whole, and the ones after it do not run.
+   * Runs statements (texts without parameters, or statements of `prepared`
+   * by name) as one message, one round trip, and answers each one's rows,
+   * in order. The first that fails fails the whole, and the ones after it
+   * do not run.
    */
-  batch<Row = Record<string, unknown>>(texts: readonly string[]): Promise<Row[][]>;
+  batch<Row = Record<string, unknown>>(statements: readonly Sql[]): Promise<Row[][]>;
 }
 
 /** A transaction's one message as written for one connection (`SqlDatabase.whole`). */
 export interface WholeMessage {
-  /** Its statements, from BEGIN to COMMIT, each one statement. */
-  texts: string[];
+  /** Its statements, from BEGIN to COMMIT. */
+  statements: Sql[];
   /** The statements it prepares on the connection (`PreparedStatements.write`), forgotten if it fails or does not run. */
   fresh: string[];
 }

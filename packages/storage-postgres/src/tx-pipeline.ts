@@ -5,9 +5,9 @@
  * driver's parsing and a turn of the event loop), so:
  *
  * - statements asked for in the same turn (a `Promise.all` of reads) go
- *   together as one simple query, their parameters written in as literals
- *   (as EXECUTE of statements the connection prepared, where it keeps them:
- *   prepared-statements.ts);
+ *   together as one message (statements the connection prepared, by name
+ *   with their values, where it keeps them: prepared-statements.ts; else
+ *   their parameters written in as literals);
  * - BEGIN travels with the first message;
  * - a write whose answer nothing waits for (a put to a table without unique
  *   or counted indexes) waits for the next message or for COMMIT, and so
@@ -32,6 +32,7 @@ import type { PreparedStatements } from "./prepared-statements.js";
 import { isCheckFailed } from "./retry-policy.js";
 import { inlineParams } from "./sql-literal.js";
 import { HeldSession, type SqlDatabase, type WholeMessage } from "./sql-database.js";
+import type { Sql } from "./sql-statement.js";
 
 /** Thrown when a read-only transaction, already committed with its first reads, asks for more: it runs again in full. */
 export class ReadsAfterCommit extends Error {
@@ -234,7 +235,7 @@ export class Pipeline {
         const session = await this.session.get();
         const message = compose(session.prepared);
         try {
-          results = await session.batch(message.texts);
+          results = await session.batch(message.statements);
         } catch (error) {
           session.prepared?.failed(error, message.fresh);
           throw error;
@@ -256,24 +257,22 @@ export class Pipeline {
   private compose(
     prepared: PreparedStatements | undefined, before: readonly Statement[], batch: readonly Statement[], first: boolean, commit: boolean,
   ): WholeMessage & { answers: number[] } {
-    // Even one statement alone goes as a simple query: bound parameters take five protocol messages, which
-    // node-postgres writes to the socket one by one (a write costs the server more than the literals).
-    const message = { texts: [] as string[], fresh: [] as string[], answers: [] as number[] };
+    const message = { statements: [] as Sql[], fresh: [] as string[], answers: [] as number[] };
     if (before.length > 0) {
-      message.texts.push(this.options.beginBefore ?? "BEGIN READ ONLY");
+      message.statements.push(this.options.beginBefore ?? "BEGIN READ ONLY");
       for (const statement of before) write(message, statement, prepared);
-      message.texts.push("COMMIT");
+      message.statements.push("COMMIT");
     }
-    if (first) message.texts.push(this.options.begin);
+    if (first) message.statements.push(this.options.begin);
     for (const statement of batch) write(message, statement, prepared);
-    if (commit) message.texts.push("COMMIT");
+    if (commit) message.statements.push("COMMIT");
     return message;
   }
 }
 
-/** Appends `statement` to `message`, as EXECUTE where the connection keeps prepared statements, and where its rows will be. */
+/** Appends `statement` to `message`, by name where the connection keeps prepared statements, and where its rows will be. */
 function write(message: WholeMessage & { answers: number[] }, statement: Statement, prepared: PreparedStatements | undefined): void {
-  if (prepared === undefined || !statement.prepare) message.texts.push(inlineParams(statement.text, statement.params));
-  else prepared.write(message.texts, statement.text, statement.params, message.fresh);
-  message.answers.push(message.texts.length - 1);
+  if (prepared === undefined || !statement.prepare) message.statements.push(inlineParams(statement.text, statement.params));
+  else prepared.write(message.statements, statement.text, statement.params, message.fresh);
+  message.answers.push(message.statements.length - 1);
 }

@@ -8,23 +8,26 @@
  * the CPU per call that one per message does.
  *
  * Messages wait in a queue; a sender takes a connection from the pool, then
- * everything queued (up to MAX_PER_WRITE), and sends it as one simple query:
- * the transactions run one after the other, each BEGIN to COMMIT. With an
+ * everything queued (up to MAX_PER_WRITE), and sends it as one message
+ * (bound-statements.ts): the transactions run one after the other, each
+ * BEGIN to COMMIT. With an
  * idle connection a message goes at once, alone; under load the messages
  * that came while every connection was busy go together, so the batches
  * grow with the load and add no wait when there is none.
  *
- * PostgreSQL stops a simple query at its first failed statement: the
+ * PostgreSQL stops a message at its first failed statement: the
  * transactions before it committed, the one it is in did not (its error
  * goes to its caller), and the ones after it did not run: they go again,
  * first in the queue, written anew for the connection that takes them.
  * Statements are counted as their results come (one CommandComplete each)
  * to tell which transaction failed.
  */
-import pg from "pg";
+import type pg from "pg";
+import { runBound } from "./bound-statements.js";
 import type { PreparedStatements } from "./prepared-statements.js";
 import { hasSqlState } from "./retry-policy.js";
 import type { WholeMessage } from "./sql-database.js";
+import type { Sql } from "./sql-statement.js";
 
 /** Messages sent in one write at most: a bound on the wait of the last of them. */
 const MAX_PER_WRITE = 32;
@@ -98,22 +101,21 @@ export class WholeMessages {
   private async run(client: pg.PoolClient, taken: Waiting[]): Promise<Error | undefined> {
     const prepared = this.options.preparedOf(client);
     const messages = taken.map((waiting) => waiting.compose(prepared));
-    const texts: string[] = [];
+    const statements: Sql[] = [];
     for (const message of messages) {
-      const commit = message.texts.length - 1;
-      texts.push(...message.texts.slice(0, commit), NO_WAIT, message.texts[commit]!);
+      const commit = message.statements.length - 1;
+      for (let i = 0; i < commit; i++) statements.push(message.statements[i]!);
+      statements.push(NO_WAIT, message.statements[commit]!);
     }
-    texts.push(FLUSH);
+    statements.push(FLUSH);
     this.writes++;
-    const { results, error } = await new Promise<Answer>((resolve) => {
-      void client.query(new Statements(texts.join(";\n"), resolve));
-    });
+    const { results, error } = await runBound(client, statements);
     // Every commit is durable once the write's last statement completed; else once the commits are flushed here.
     // The connection's own error (no SQLSTATE): what completed may not be durable, what had not may have run or not.
-    const lost = results.length < texts.length && !hasSqlState(error);
+    const lost = results.length < statements.length && !hasSqlState(error);
     let unsure: unknown = lost ? error : undefined;
     let broken: Error | undefined = lost ? error as Error : undefined;
-    if (results.length < texts.length && !lost) {
+    if (results.length < statements.length && !lost) {
       // The failed transaction is left open, aborted: ended here, before the connection serves another session.
       await client.query(`ROLLBACK; ${FLUSH}`).catch((thrown: unknown) => {
         unsure = thrown;
@@ -123,7 +125,7 @@ export class WholeMessages {
     const again: Waiting[] = [];
     let at = 0;
     for (const [i, waiting] of taken.entries()) {
-      const count = messages[i]!.texts.length + 1;
+      const count = messages[i]!.statements.length + 1;
       if (at + count <= results.length) {
         // Committed: answered without its NO_WAIT, once known durable.
         if (unsure === undefined) waiting.resolve([...results.slice(at, at + count - 2), results[at + count - 1]!]);
@@ -152,74 +154,3 @@ export class WholeMessages {
 export const NO_WAIT = "SET LOCAL synchronous_commit = off";
 /** A transaction with an id (so its commit is logged and waited for), outside any block: the write's last statement. */
 export const FLUSH = "SELECT txid_current()";
-
-/** What a batch of statements answered: every completed statement's rows, and the error that stopped it, if any. */
-interface Answer {
-  results: unknown[][];
-  error: unknown;
-}
-
-/**
- * Statements as one simple query, answering every completed statement's rows (a node-postgres Submittable: its
- * Query answers nothing of a multi-statement query that failed, where this must know how far it went).
- */
-class Statements implements pg.Submittable {
-  private readonly results: unknown[][] = [];
-  private rows: unknown[] = [];
-  private names: string[] = [];
-  private parsers: ((value: string) => unknown)[] = [];
-  private error: unknown = undefined;
-  private done = false;
-
-  constructor(private readonly text: string, private readonly settle: (answer: Answer) => void) {}
-
-  submit(connection: pg.Connection): void {
-    connection.query(this.text);
-  }
-
-  handleRowDescription(message: { fields: { name: string; dataTypeID: number }[] }): void {
-    this.names = message.fields.map((field) => field.name);
-    this.parsers = message.fields.map((field) => pg.types.getTypeParser(field.dataTypeID, "text"));
-  }
-
-  handleDataRow(message: { fields: (string | null)[] }): void {
-    const row: Record<string, unknown> = {};
-    try {
-      for (let i = 0; i < this.names.length; i++) {
-        const value = message.fields[i];
-        row[this.names[i]!] = value === null || value === undefined ? null : this.parsers[i]!(value);
-      }
-    } catch (error) {
-      // Thrown in node-postgres's socket handler it would end the process: the write fails instead, as on a lost connection.
-      this.handleError(error);
-      return;
-    }
-    this.rows.push(row);
-  }
-
-  handleCommandComplete(): void {
-    this.results.push(this.rows);
-    this.rows = [];
-  }
-
-  handleEmptyQuery(): void {
-    this.results.push([]);
-  }
-
-  // The last thing this query hears: node-postgres hands the ReadyForQuery after an error to no query (and a
-  // connection's own error has none after it). The statements after the failed one did not run.
-  handleError(error: unknown): void {
-    this.error ??= error;
-    this.finish();
-  }
-
-  handleReadyForQuery(): void {
-    this.finish();
-  }
-
-  private finish(): void {
-    if (this.done) return;
-    this.done = true;
-    this.settle({ results: this.results, error: this.error });
-  }
-}

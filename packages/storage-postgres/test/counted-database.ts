@@ -1,5 +1,6 @@
 /** A database that records each message it is sent, for tests that count round trips. */
 import type { SqlDatabase } from "../src/index.js";
+import { simpleTexts } from "../src/sql-statement.js";
 
 /**
  * `database`, with each message pushed to `messages` (a batch as its
@@ -16,15 +17,15 @@ export function countedDatabase(database: SqlDatabase, messages: string[]): SqlD
         messages.push(text);
         return session.query(text, params);
       },
-      batch: (texts) => {
-        messages.push(texts.join("; "));
-        return session.batch(texts);
+      batch: (statements) => {
+        messages.push(statements.flatMap(simpleTexts).join("; "));
+        return session.batch(statements);
       },
     })),
     // A whole transaction's message, each time it is sent (whole-messages.ts sends one that did not run again).
     whole: database.whole && ((compose) => database.whole!(() => {
       const message = compose(undefined);
-      messages.push(message.texts.join("; "));
+      messages.push(message.statements.flatMap(simpleTexts).join("; "));
       return message;
     })),
   };

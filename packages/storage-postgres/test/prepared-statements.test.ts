@@ -11,22 +11,23 @@ import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createSqlStorage, pgDatabase, pgliteDatabase, type SqlDatabase } from "../src/index.js";
 import { PreparedStatements } from "../src/prepared-statements.js";
+import { simpleTexts } from "../src/sql-statement.js";
 import { dropSchema, freshSchema } from "./postgres-schema.js";
 
 interface Row { id: string; n: number; tag: string }
 const Plain = defineTable<Row>()({ name: "prep_plain", primaryKey: (row) => row.id, indexes: { byN: { key: (row) => [row.n] } } });
 const Unique = defineTable<Row>()({ name: "prep_unique", primaryKey: (row) => row.id, indexes: { byTag: { key: (row) => [row.tag], unique: true } } });
 
-/** `database` (one connection), its statements prepared by `statements`, every text it is sent pushed to `sent`. */
+/** `database` (one connection), its statements prepared by `statements`, every statement it is sent pushed to `sent` (as PREPARE and EXECUTE texts). */
 function holding(database: SqlDatabase, statements: PreparedStatements, sent: string[]): SqlDatabase {
   return {
     ...database,
     session: (fn) => database.session((session) => fn({
       prepared: statements,
       query: (text, params) => session.query(text, params),
-      batch: (texts) => {
-        sent.push(...texts);
-        return session.batch(texts);
+      batch: (statements) => {
+        sent.push(...statements.flatMap(simpleTexts));
+        return session.batch(statements);
       },
     })),
     // Every message on a session, whole transactions too: the test holds the statements of its one connection.

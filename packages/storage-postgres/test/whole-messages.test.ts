@@ -11,6 +11,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { survivesLostConnections } from "../src/pg-database.js";
 import { PreparedStatements } from "../src/prepared-statements.js";
+import { simpleTexts, type Sql } from "../src/sql-statement.js";
 import { WholeMessages } from "../src/whole-messages.js";
 import { adminQuery, dropSchema, freshSchema } from "./postgres-schema.js";
 
@@ -42,17 +43,17 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
 
   /** The message of kind `kind` for counter `counter` and log id `id`, its parameterized statements prepared where the connection keeps them. */
   const message = (kind: Kind, counter: number, id: string) => (prepared: PreparedStatements | undefined) => {
-    const texts = ["BEGIN ISOLATION LEVEL SERIALIZABLE"];
+    const statements: Sql[] = ["BEGIN ISOLATION LEVEL SERIALIZABLE"];
     const fresh: string[] = [];
     const add = (text: string, params: unknown[]) => {
-      if (prepared === undefined) texts.push(text.replace(/\$(\d)/g, (_, i: string) => `'${String(params[Number(i) - 1])}'`));
-      else prepared.write(texts, text, params, fresh);
+      if (prepared === undefined) statements.push(text.replace(/\$(\d)/g, (_, i: string) => `'${String(params[Number(i) - 1])}'`));
+      else prepared.write(statements, text, params, fresh);
     };
     add(`INSERT INTO ${table("counter")} AS c VALUES ($1::int, 1) ON CONFLICT (id) DO UPDATE SET n = c.n + 1 RETURNING n`, [counter]);
     add(`INSERT INTO ${table("log")} VALUES ($1::text)`, [kind === "clashes" ? "taken" : id]);
-    if (kind === "fails") texts.push("SELECT 1 / 0");
-    texts.push("COMMIT");
-    return { texts, fresh };
+    if (kind === "fails") statements.push("SELECT 1 / 0");
+    statements.push("COMMIT");
+    return { statements, fresh };
   };
 
   const counters = async () => new Map((await adminQuery<{ id: number; n: number }>(url!, `SELECT id, n FROM ${table("counter")}`)).map((row) => [row.id, row.n]));
@@ -71,7 +72,7 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
   it("should send the messages that came while the connection was busy together in the next write", async () => {
     const writes = whole.writes;
     // Busy for half a second: long past the 20 ms the five below are sent in, however slow the machine.
-    const slow = whole.send(() => ({ texts: ["BEGIN", "SELECT pg_sleep(0.5)", "COMMIT"], fresh: [] }));
+    const slow = whole.send(() => ({ statements: ["BEGIN", "SELECT pg_sleep(0.5)", "COMMIT"], fresh: [] }));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(whole.writes - writes).toBe(1);
     const later = Array.from({ length: 5 }, async (_, i) => {
@@ -113,7 +114,9 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
       const client = await connect();
       const query = client.query.bind(client) as (q: unknown) => unknown;
       (client as { query: unknown }).query = (q: unknown) => {
-        events.push(`sent ${typeof q === "string" ? q : (q as { text: string }).text}`);
+        // A write's statements as the texts of a simple query (sql-statement.ts), to read as one.
+        const text = typeof q === "string" ? q : (q as { statements: Sql[] }).statements.flatMap(simpleTexts).join(";\n");
+        events.push(`sent ${text}`);
         return query(q);
       };
       return client;
@@ -165,7 +168,7 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
 
   // Last: they end the connection, whose prepared statements `statements` would still count on.
   const plain = (kind: Kind, id: string) => () => message(kind, 4, id)(undefined);
-  const sleeping = () => ({ texts: ["BEGIN", "SELECT pg_sleep(5)", "COMMIT"], fresh: [] });
+  const sleeping = () => ({ statements: ["BEGIN", "SELECT pg_sleep(5)", "COMMIT"], fresh: [] });
   /** Calls `end` once the write with the sleep is running; answers how each message of that write settled. */
   async function ending(ids: string[], end: () => Promise<void>): Promise<PromiseSettledResult<unknown>[]> {
     const write = Promise.allSettled([whole.send(sleeping), ...ids.map((id) => whole.send(plain("adds", id)))]);

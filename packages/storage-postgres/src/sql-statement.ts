@@ -1,0 +1,47 @@
+/*
+ * One statement of a message, as a connection runs it: a text, or a
+ * statement the connection prepared, by name, with its values. On
+ * PostgreSQL a message's statements go through the extended protocol
+ * (bound-statements.ts): a prepared statement's values travel as they are,
+ * with no SQL literal to write or parse. Where a message must be one
+ * simple query (PGlite), a prepared statement is written as
+ * `EXECUTE name(literals)`, after `PREPARE name AS text` when the message
+ * prepares it.
+ */
+import { literal } from "./sql-literal.js";
+
+/** A value as the extended protocol binds it: text, bytes (a Buffer goes in binary: bytea), or null. */
+export type BindValue = string | Buffer | null;
+
+/** A prepared statement run by name (prepared by this message first when `prepare` holds its text). */
+export interface Bound {
+  name: string;
+  /** Its text, when this message prepares it, before running it. */
+  prepare?: string;
+  values: BindValue[];
+}
+
+/** One statement: a text run as it is, or a prepared one. */
+export type Sql = string | Bound;
+
+/** One value of a statement as the extended protocol binds it. Only the kinds the adapter binds are taken: bytes, text, whole numbers, null. */
+export function bindValue(value: unknown): BindValue {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Uint8Array) return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  if (typeof value === "string") {
+    // PostgreSQL's text holds no NUL: refused here, as `literal` refuses it, rather than by the database.
+    if (value.includes("\u0000")) throw new TypeError("an SQL text value cannot hold NUL");
+    return value;
+  }
+  throw new TypeError(`no SQL value for ${typeof value}`);
+}
+
+/** `sql` as statements of a simple query: its text, or its EXECUTE (after its PREPARE when it prepares). Its rows are the last one's. */
+export function simpleTexts(sql: Sql): string[] {
+  if (typeof sql === "string") return [sql];
+  let call = `EXECUTE ${sql.name}(`;
+  for (let i = 0; i < sql.values.length; i++) call += (i === 0 ? "" : ", ") + literal(sql.values[i]);
+  call += ")";
+  return sql.prepare === undefined ? [call] : [`PREPARE ${sql.name} AS ${sql.prepare}`, call];
+}

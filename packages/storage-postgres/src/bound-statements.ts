@@ -1,21 +1,20 @@
 /*
  * A message's statements through PostgreSQL's extended protocol, in one
  * write: per statement a Parse (of a text, or of a statement the message
- * prepares by name), a Bind of its values, a Describe and an Execute; one
- * Sync at the end. Against one simple query of `EXECUTE name(literals)`,
- * measured by bench/probes/extended-protocol.ts on this project's machine:
- * the database spends less per call (no EXECUTE to parse, no literal to
- * read), and so does Node (no literal to write). node-postgres writes each
- * protocol message to the socket apart: the socket is corked for the
- * message, so they leave as one write.
+ * prepares by name), a Bind of its values, a Describe (only when its rows
+ * are wanted) and an Execute; one Sync at the end (protocol-writer.ts
+ * encodes them into one buffer). Against one simple query of
+ * `EXECUTE name(literals)`, the database spends less per call: no EXECUTE
+ * to parse, no literal to read (bench/probes/extended-protocol.ts).
  *
  * Like a simple query, the statements run in order until the first that
  * fails: the database skips the rest of the message, up to the Sync. Each
- * statement that completed answers its rows, so that a caller knows how
- * far it went (a node-postgres Submittable: its Query answers nothing of
- * a batch that failed).
+ * statement that completed answers its rows (none for one not described),
+ * so that a caller knows how far it went (a node-postgres Submittable: its
+ * Query answers nothing of a batch that failed).
  */
 import pg from "pg";
+import { ProtocolWriter } from "./protocol-writer.js";
 import type { Sql } from "./sql-statement.js";
 
 /** What a message answered: every completed statement's rows, and the error that stopped it, if any. */
@@ -43,23 +42,21 @@ class BoundStatements implements pg.Submittable {
   constructor(readonly statements: readonly Sql[], private readonly settle: (answer: Answer) => void) {}
 
   submit(connection: pg.Connection): void {
-    connection.stream.cork();
-    try {
-      for (const sql of this.statements) {
-        if (typeof sql === "string") {
-          connection.parse({ name: "", text: sql, types: [] }, false);
-          connection.bind({}, false);
-        } else {
-          if (sql.prepare !== undefined) connection.parse({ name: sql.name, text: sql.prepare, types: [] }, false);
-          connection.bind({ statement: sql.name, values: sql.values }, false);
-        }
-        connection.describe({ type: "P", name: "" }, false);
-        connection.execute({}, false);
+    const writer = new ProtocolWriter();
+    for (const sql of this.statements) {
+      if (typeof sql === "string") {
+        writer.parse("", sql);
+        writer.bind("", []);
+      } else {
+        if (sql.prepare) writer.parse(sql.name, sql.text);
+        writer.bind(sql.name, sql.values);
       }
-      connection.sync();
-    } finally {
-      connection.stream.uncork();
+      if (typeof sql === "string" || sql.rows) writer.describe();
+      writer.execute();
     }
+    writer.sync();
+    // As node-postgres writes: nothing to a socket that is gone (its error fails this message).
+    if (connection.stream.writable) connection.stream.write(writer.finish());
   }
 
   handleRowDescription(message: { fields: { name: string; dataTypeID: number }[] }): void {
@@ -68,6 +65,8 @@ class BoundStatements implements pg.Submittable {
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
+    // A statement not described: nothing reads its rows.
+    if (this.names.length === 0) return;
     const row: Record<string, unknown> = {};
     try {
       for (let i = 0; i < this.names.length; i++) {

@@ -24,13 +24,18 @@ describe("prepared statements of a connection", () => {
     expect(again.map((sql) => typeof sql === "string" ? sql : sql.values)).toEqual([[Buffer.from([2])], [Buffer.from([2]), "it's"]]);
   });
 
-  it("should send a statement without parameters, or with a long list of them, as its text", () => {
+  it("should prepare a statement without parameters too (written as its text in a simple query), and send a long list of them as text", () => {
     const statements = new PreparedStatements();
     const texts: Sql[] = [];
     const ids = Array.from({ length: 40 }, (_, i) => i);
-    statements.write(texts, "SELECT 1", [], []);
+    statements.write(texts, "COMMIT", [], []);
+    statements.write(texts, "COMMIT", [], []);
     statements.write(texts, `SELECT data FROM t WHERE n IN (${ids.map((i) => `$${i + 1}`).join(", ")})`, ids, []);
-    expect(texts).toEqual(["SELECT 1", `SELECT data FROM t WHERE n IN (${ids.join(", ")})`]);
+    expect(texts.map((sql) => typeof sql === "string" ? sql : { prepare: sql.prepare, values: sql.values })).toEqual([
+      { prepare: true, values: [] }, { prepare: false, values: [] }, `SELECT data FROM t WHERE n IN (${ids.join(", ")})`,
+    ]);
+    // SQL's PREPARE takes no COMMIT: where a message is one simple query, the statement goes as its text.
+    expect(named(texts)).toEqual(["COMMIT", "COMMIT", `SELECT data FROM t WHERE n IN (${ids.join(", ")})`]);
   });
 
   it("should prepare again under a new name what a failed message prepared, since whether it ran is unknown", () => {
@@ -52,6 +57,16 @@ describe("prepared statements of a connection", () => {
       "PREPARE p0 AS SELECT 1 + $1::int", "PREPARE p1 AS SELECT 2 + $1::int",
       "DEALLOCATE ALL", "PREPARE p2 AS SELECT 3 + $1::int", "PREPARE p3 AS SELECT 1 + $1::int",
     ]);
+  });
+
+  it("should deallocate before a statement with parameters only, never before a BEGIN (DEALLOCATE's snapshot would fail its isolation level)", () => {
+    const statements = new PreparedStatements(1);
+    const sent: Sql[] = [];
+    for (const text of ["BEGIN ISOLATION LEVEL SERIALIZABLE", "SELECT $1::int", "COMMIT", "BEGIN ISOLATION LEVEL SERIALIZABLE", "SELECT 2 + $1::int"]) {
+      statements.write(sent, text, text.includes("$1") ? [0] : [], []);
+    }
+    const kinds = sent.map((sql) => typeof sql === "string" ? sql : `${sql.prepare ? "prepare " : ""}${sql.text.split(" ")[0]}`);
+    expect(kinds).toEqual(["prepare BEGIN", "DEALLOCATE ALL", "prepare SELECT", "prepare COMMIT", "prepare BEGIN", "DEALLOCATE ALL", "prepare SELECT"]);
   });
 
   it("should name a statement by its text, so that another connection's statement of that name is the same one", () => {

@@ -45,21 +45,26 @@ export class PreparedStatements {
   /**
    * Appends to `statements` what runs `text` with `params` (`$1…`): the
    * statement by name with its values (prepared first, the first time), or
-   * the text with its parameters written in. A statement prepared now goes
-   * into `fresh`: `forget` it if the message fails.
+   * the text with its parameters written in (a long list of them). A
+   * statement of no parameters (a BEGIN, a COMMIT) is prepared too: it
+   * then goes with no text to parse. A statement prepared now goes into
+   * `fresh`: `forget` it if the message fails. `rows`: false when nothing
+   * reads the statement's rows.
    */
-  write(statements: Sql[], text: string, params: readonly unknown[], fresh: string[]): void {
-    if (params.length === 0 || params.length > MAX_PREPARED_PARAMS) {
+  write(statements: Sql[], text: string, params: readonly unknown[], fresh: string[], rows = true): void {
+    if (params.length > MAX_PREPARED_PARAMS) {
       statements.push(inlineParams(text, params));
       return;
     }
-    const values = params.map(bindValue);
+    const values = params.length === 0 ? [] : params.map(bindValue);
     let name = this.names.get(text);
     if (name !== undefined) {
-      statements.push({ name, values });
+      statements.push({ name, text, prepare: false, values, rows });
       return;
     }
-    if (this.given >= this.max) {
+    // DEALLOCATE takes a snapshot: before a BEGIN in the same message, it would make the BEGIN's isolation level
+    // fail (25001). Only a statement with parameters, which comes after its transaction's BEGIN, sets it off.
+    if (this.given >= this.max && params.length > 0) {
       statements.push("DEALLOCATE ALL");
       this.names.clear();
       this.given = 0;
@@ -68,7 +73,7 @@ export class PreparedStatements {
     this.given++;
     this.names.set(text, name);
     fresh.push(text);
-    statements.push({ name, prepare: text, values });
+    statements.push({ name, text, prepare: true, values, rows });
   }
 
   /** The database lost a statement or holds one already (a pooler in between): prepare everything anew, after DEALLOCATE ALL. */

@@ -13,12 +13,14 @@ import { literal } from "./sql-literal.js";
 /** A value as the extended protocol binds it: text, bytes (a Buffer goes in binary: bytea), or null. */
 export type BindValue = string | Buffer | null;
 
-/** A prepared statement run by name (prepared by this message first when `prepare` holds its text). */
+/** A prepared statement run by name (prepared by this message first, when `prepare`). */
 export interface Bound {
   name: string;
-  /** Its text, when this message prepares it, before running it. */
-  prepare?: string;
+  text: string;
+  prepare: boolean;
   values: BindValue[];
+  /** Whether its rows are wanted: a statement run for its effect alone (a write nothing waits for, a check, COMMIT) is not described, and its rows are dropped. */
+  rows: boolean;
 }
 
 /** One statement: a text run as it is, or a prepared one. */
@@ -37,11 +39,16 @@ export function bindValue(value: unknown): BindValue {
   throw new TypeError(`no SQL value for ${typeof value}`);
 }
 
-/** `sql` as statements of a simple query: its text, or its EXECUTE (after its PREPARE when it prepares). Its rows are the last one's. */
+/**
+ * `sql` as statements of a simple query: its text, or its EXECUTE (after its PREPARE when it prepares). Its rows are
+ * the last one's. A prepared statement of no parameters goes as its text: SQL's PREPARE takes only a query (not a
+ * BEGIN or a COMMIT), and such an EXECUTE would spare nothing.
+ */
 export function simpleTexts(sql: Sql): string[] {
   if (typeof sql === "string") return [sql];
+  if (sql.values.length === 0) return [sql.text];
   let call = `EXECUTE ${sql.name}(`;
   for (let i = 0; i < sql.values.length; i++) call += (i === 0 ? "" : ", ") + literal(sql.values[i]);
   call += ")";
-  return sql.prepare === undefined ? [call] : [`PREPARE ${sql.name} AS ${sql.prepare}`, call];
+  return sql.prepare ? [`PREPARE ${sql.name} AS ${sql.text}`, call] : [call];
 }

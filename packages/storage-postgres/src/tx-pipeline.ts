@@ -259,20 +259,26 @@ export class Pipeline {
   ): WholeMessage & { answers: number[] } {
     const message = { statements: [] as Sql[], fresh: [] as string[], answers: [] as number[] };
     if (before.length > 0) {
-      message.statements.push(this.options.beginBefore ?? "BEGIN READ ONLY");
+      control(message, this.options.beginBefore ?? "BEGIN READ ONLY", prepared);
       for (const statement of before) write(message, statement, prepared);
-      message.statements.push("COMMIT");
+      control(message, "COMMIT", prepared);
     }
-    if (first) message.statements.push(this.options.begin);
+    if (first) control(message, this.options.begin, prepared);
     for (const statement of batch) write(message, statement, prepared);
-    if (commit) message.statements.push("COMMIT");
+    if (commit) control(message, "COMMIT", prepared);
     return message;
   }
+}
+
+/** Appends a statement of no parameters that answers nothing (BEGIN, COMMIT): by name where the connection keeps prepared statements. */
+function control(message: WholeMessage, text: string, prepared: PreparedStatements | undefined): void {
+  if (prepared === undefined) message.statements.push(text);
+  else prepared.write(message.statements, text, [], message.fresh, false);
 }
 
 /** Appends `statement` to `message`, by name where the connection keeps prepared statements, and where its rows will be. */
 function write(message: WholeMessage & { answers: number[] }, statement: Statement, prepared: PreparedStatements | undefined): void {
   if (prepared === undefined || !statement.prepare) message.statements.push(inlineParams(statement.text, statement.params));
-  else prepared.write(message.statements, statement.text, statement.params, message.fresh);
+  else prepared.write(message.statements, statement.text, statement.params, message.fresh, statement.answer !== undefined);
   message.answers.push(message.statements.length - 1);
 }

@@ -105,11 +105,17 @@ export class WholeMessages {
     for (const message of messages) {
       const commit = message.statements.length - 1;
       for (let i = 0; i < commit; i++) statements.push(message.statements[i]!);
+      // A text, not prepared: a statement placed after the message was written must not depend on a name (a later
+      // message may begin with DEALLOCATE ALL).
       statements.push(NO_WAIT, message.statements[commit]!);
     }
-    statements.push(FLUSH);
+    // Last in the write: prepared here (after every message's statements), it cannot come before a DEALLOCATE ALL of theirs.
+    const fresh: string[] = [];
+    if (prepared === undefined) statements.push(FLUSH);
+    else prepared.write(statements, FLUSH, [], fresh, false);
     this.writes++;
     const { results, error } = await runBound(client, statements);
+    if (results.length < statements.length) prepared?.forget(fresh);
     // Every commit is durable once the write's last statement completed; else once the commits are flushed here.
     // The connection's own error (no SQLSTATE): what completed may not be durable, what had not may have run or not.
     const lost = results.length < statements.length && !hasSqlState(error);

@@ -31,7 +31,7 @@ export class ProtocolWriter {
     this.end(start);
   }
 
-  /** Bind of the statement `name` to the unnamed portal: text values as text, Buffers in binary; every column as text. */
+  /** Bind of the statement `name` to the unnamed portal: text values as text, bytes in binary; every column as text. */
   bind(name: string, values: readonly BindValue[]): void {
     let room = name.length + 12 + 6 * values.length;
     for (const value of values) if (value !== null) room += typeof value === "string" ? 3 * value.length : value.length;
@@ -39,7 +39,7 @@ export class ProtocolWriter {
     this.cstring("");
     this.cstring(name);
     this.int16(values.length);
-    for (const value of values) this.int16(value instanceof Buffer ? 1 : 0);
+    for (const value of values) this.int16(value instanceof Uint8Array ? 1 : 0);
     this.int16(values.length);
     for (const value of values) {
       if (value === null) {
@@ -52,7 +52,7 @@ export class ProtocolWriter {
         this.at += bytes;
       } else {
         this.int32(value.length);
-        value.copy(this.buffer, this.at);
+        this.buffer.set(value, this.at);
         this.at += value.length;
       }
     }

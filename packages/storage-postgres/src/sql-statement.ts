@@ -10,8 +10,8 @@
  */
 import { literal } from "./sql-literal.js";
 
-/** A value as the extended protocol binds it: text, bytes (a Buffer goes in binary: bytea), or null. */
-export type BindValue = string | Buffer | null;
+/** A value as the extended protocol binds it: text, bytes (in binary: bytea), or null. */
+export type BindValue = string | Uint8Array | null;
 
 /** A prepared statement run by name (prepared by this message first, when `prepare`). */
 export interface Bound {
@@ -26,16 +26,15 @@ export interface Bound {
 /** One statement: a text run as it is, or a prepared one. */
 export type Sql = string | Bound;
 
-/** One value of a statement as the extended protocol binds it. Only the kinds the adapter binds are taken: bytes, text, whole numbers, null. */
+/**
+ * One value of a statement as the extended protocol binds it. Only the kinds the adapter binds are taken: bytes,
+ * text, whole numbers, null. A text holding NUL is not looked for: PostgreSQL refuses it (22021), and the adapter
+ * sends none (rows and notices are JSON, which writes NUL as an escape; keys go as bytes).
+ */
 export function bindValue(value: unknown): BindValue {
+  if (typeof value === "string" || value instanceof Uint8Array) return value;
   if (value === null || value === undefined) return null;
-  if (value instanceof Uint8Array) return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
-  if (typeof value === "string") {
-    // PostgreSQL's text holds no NUL: refused here, as `literal` refuses it, rather than by the database.
-    if (value.includes("\u0000")) throw new TypeError("an SQL text value cannot hold NUL");
-    return value;
-  }
   throw new TypeError(`no SQL value for ${typeof value}`);
 }
 

@@ -100,14 +100,18 @@ export class WholeMessages {
   /** Sends `taken` in one write on `client`; answers the connection's own error, if one came (the client is then not reused). */
   private async run(client: pg.PoolClient, taken: Waiting[]): Promise<Error | undefined> {
     const prepared = this.options.preparedOf(client);
-    const messages = taken.map((waiting) => waiting.compose(prepared));
+    const messages: WholeMessage[] = [];
     const statements: Sql[] = [];
-    for (const message of messages) {
+    for (const waiting of taken) {
+      const message = waiting.compose(prepared);
+      messages.push(message);
       const commit = message.statements.length - 1;
       for (let i = 0; i < commit; i++) statements.push(message.statements[i]!);
-      // A text, not prepared: a statement placed after the message was written must not depend on a name (a later
-      // message may begin with DEALLOCATE ALL).
-      statements.push(NO_WAIT, message.statements[commit]!);
+      // Written before the next message is: a name it prepares comes before any DEALLOCATE ALL of theirs. (A statement
+      // of no parameters never sets one off: prepared-statements.ts.)
+      if (prepared === undefined) statements.push(NO_WAIT);
+      else prepared.write(statements, NO_WAIT, [], message.fresh, false);
+      statements.push(message.statements[commit]!);
     }
     // Last in the write: prepared here (after every message's statements), it cannot come before a DEALLOCATE ALL of theirs.
     const fresh: string[] = [];

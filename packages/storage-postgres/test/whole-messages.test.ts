@@ -24,8 +24,8 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
   const schema = freshSchema("whole");
   let pool: pg.Pool;
   let whole: WholeMessages;
-  /** The statements the one connection prepared. */
-  const statements = new PreparedStatements();
+  /** The statements each connection prepared (the pool's one, then the one after it was lost). */
+  const prepared = new WeakMap<pg.PoolClient, PreparedStatements>();
   const table = (name: string) => `"${schema}".${name}`;
 
   beforeAll(async () => {
@@ -34,7 +34,10 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
     // One connection: whatever is sent while it is busy waits, and goes in the next write.
     pool = new pg.Pool({ connectionString: url!, max: 1 });
     survivesLostConnections(pool);
-    whole = new WholeMessages({ pool, preparedOf: () => statements });
+    whole = new WholeMessages({
+      pool,
+      preparedOf: (client) => prepared.get(client) ?? prepared.set(client, new PreparedStatements()).get(client),
+    });
   });
   afterAll(async () => {
     await pool.end();
@@ -166,7 +169,7 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
     ), { numRuns: 25 });
   });
 
-  // Last: they end the connection, whose prepared statements `statements` would still count on.
+  // Last: they end the connection.
   const plain = (kind: Kind, id: string) => () => message(kind, 4, id)(undefined);
   const sleeping = () => ({ statements: ["BEGIN", "SELECT pg_sleep(5)", "COMMIT"], fresh: [] });
   /** Calls `end` once the write with the sleep is running; answers how each message of that write settled. */

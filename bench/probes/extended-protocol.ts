@@ -1,15 +1,18 @@
 /*
  * Probe (not a bench): a call's recorded messages (bench/lib/pg-replay.ts) sent as the adapter writes whole
  * transactions (whole-messages.ts: five calls a write on ten connections, each COMMIT without waiting for the
- * disk, one flush at the end), once as one simple query of `EXECUTE name(literals)` and once through the
- * extended protocol (a Bind and an Execute per statement of the prepared ones, one Sync a write), in
- * alternating rounds: calls a second, this process's CPU per call (the driver and the socket, not the
- * writing of the SQL: both forms are made before the rounds) and PostgreSQL's (its processes on this
- * machine, from /proc). What it answers: what the extended protocol would spare the server and the database.
+ * disk, one flush at the end), once as one simple query of `EXECUTE name(literals)` (how the adapter sent them
+ * before) and once as the adapter sends them now, through the extended protocol (bound-statements.ts: a Bind and
+ * an Execute per prepared statement, one Sync a write), in alternating rounds: calls a second, this process's CPU
+ * per call (the driver and the socket, not the writing of the SQL: both forms are made before the rounds) and
+ * PostgreSQL's (its processes on this machine, from /proc). The simple side parses every answer's rows; the
+ * extended side only the rows of statements whose rows a call reads (none of a whole transaction's).
  *   PLAYFIELD_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --conditions=@playfield/source --import tsx bench/probes/extended-protocol.ts
  * PROBE_CALL=BuyItem replays BuyItem instead of a Datastore Set.
  */
 import pg from "pg";
+import { runBound } from "../../packages/storage-postgres/src/bound-statements.js";
+import type { Sql } from "../../packages/storage-postgres/src/sql-statement.js";
 import { FLUSH, NO_WAIT } from "../../packages/storage-postgres/src/whole-messages.js";
 import { postgresCpuMicros, recordCalls, type ReplayCall } from "../lib/pg-replay.js";
 
@@ -26,8 +29,6 @@ const call = calls[process.env.PROBE_CALL ?? "Set"];
 if (call === undefined) throw new Error(`PROBE_CALL: ${Object.keys(calls).join(" or ")}`);
 
 type Value = string | Buffer | null;
-/** A statement for the extended protocol: a prepared one by name with its values, or a text of no parameters. */
-type Bound = { name: string; values: Value[] } | { text: string };
 
 /** The values of `EXECUTE name(…)`'s literals as the adapter writes them (sql-literal.ts). */
 function valuesOf(literals: string): Value[] {
@@ -56,39 +57,6 @@ function valuesOf(literals: string): Value[] {
   return values;
 }
 
-/** A write of bound statements through the extended protocol: one Sync, settled on ReadyForQuery or on an error (after which node-postgres hands the ReadyForQuery to no query). */
-class ExtendedWrite implements pg.Submittable {
-  readonly settled: Promise<boolean>;
-  private settle!: (ok: boolean) => void;
-  constructor(private readonly statements: readonly Bound[]) {
-    this.settled = new Promise((resolve) => (this.settle = resolve));
-  }
-  submit(connection: pg.Connection): void {
-    connection.stream.cork();
-    for (const statement of this.statements) {
-      if ("text" in statement) {
-        connection.parse({ name: "", text: statement.text, types: [] }, false);
-        connection.bind({}, false);
-      } else {
-        connection.bind({ statement: statement.name, values: statement.values }, false);
-      }
-      connection.execute({ portal: "" }, false);
-    }
-    connection.sync();
-    connection.stream.uncork();
-  }
-  handleRowDescription(): void {}
-  handleDataRow(): void {}
-  handleCommandComplete(): void {}
-  handleEmptyQuery(): void {}
-  handleError(): void {
-    this.settle(false);
-  }
-  handleReadyForQuery(): void {
-    this.settle(true);
-  }
-}
-
 const recorded = await recordCalls(url, PLAYERS, [call]);
 const clients: pg.Client[] = [];
 try {
@@ -98,9 +66,10 @@ try {
     if (statements.length === 1 || !statements.at(-1)!.startsWith("COMMIT")) throw new Error(`${call.name} is not one message whole: nothing to compare`);
     return [...statements.slice(0, -1), NO_WAIT, statements.at(-1)!];
   });
-  const bound: Bound[][] = texts.map((statements) => statements.map((text) => {
+  // As the adapter binds them, every statement prepared already (the connections prepare them below) and none described.
+  const bound: Sql[][] = texts.map((statements) => statements.map((text) => {
     const execute = /^EXECUTE (\w+)\((.*)\)$/s.exec(text);
-    return execute === null ? { text } : { name: execute[1]!, values: valuesOf(execute[2]!) };
+    return execute === null ? text : { name: execute[1]!, text, prepare: false, values: valuesOf(execute[2]!), rows: false };
   }));
   for (let i = 0; i < CONNECTIONS; i++) {
     const client = new pg.Client({ connectionString: url, options: `-c search_path=${recorded.schema}` });
@@ -123,9 +92,7 @@ try {
         if (protocol === "simple") {
           ok = await client.query([...players.flatMap((p) => texts[p]!), FLUSH].join(";\n")).then(() => true, () => false);
         } else {
-          const write = new ExtendedWrite([...players.flatMap((p) => bound[p]!), { text: FLUSH }]);
-          void client.query(write as unknown as pg.QueryConfig);
-          ok = await write.settled;
+          ok = (await runBound(client, [...players.flatMap((p) => bound[p]!), FLUSH])).error === undefined;
         }
         // A serialization failure (pgbench would retry it): the transaction left open is rolled back, nothing counted.
         if (!ok) {

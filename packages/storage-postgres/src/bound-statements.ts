@@ -51,7 +51,7 @@ class BoundStatements implements pg.Submittable {
         if (sql.prepare) writer.parse(sql.name, sql.text);
         writer.bind(sql.name, sql.values);
       }
-      if (typeof sql === "string" || sql.rows) writer.describe();
+      if (typeof sql !== "string" && sql.rows) writer.describe();
       writer.execute();
     }
     writer.sync();

@@ -25,7 +25,7 @@
  */
 import { isLostStatement } from "./retry-policy.js";
 import { inlineParams } from "./sql-literal.js";
-import { bindValue, type Sql } from "./sql-statement.js";
+import { bindValue, unnamed, type Sql } from "./sql-statement.js";
 
 /** Names given out per connection before it deallocates them all. */
 export const MAX_PREPARED = 256;
@@ -53,7 +53,7 @@ export class PreparedStatements {
    */
   write(statements: Sql[], text: string, params: readonly unknown[], fresh: string[], rows = true): void {
     if (params.length > MAX_PREPARED_PARAMS) {
-      statements.push(inlineParams(text, params));
+      statements.push(unnamed(inlineParams(text, params), rows));
       return;
     }
     const values = params.length === 0 ? [] : params.map(bindValue);

@@ -13,7 +13,7 @@ import { literal } from "./sql-literal.js";
 /** A value as the extended protocol binds it: text, bytes (in binary: bytea), or null. */
 export type BindValue = string | Uint8Array | null;
 
-/** A prepared statement run by name (prepared by this message first, when `prepare`). */
+/** A prepared statement run by name (prepared by this message first, when `prepare`; "" is the unnamed statement, prepared each time). */
 export interface Bound {
   name: string;
   text: string;
@@ -23,8 +23,18 @@ export interface Bound {
   rows: boolean;
 }
 
-/** One statement: a text run as it is, or a prepared one. */
+/**
+ * One statement: a text run as it is, whose rows nothing reads (a BEGIN, a COMMIT), or a prepared one. On
+ * PostgreSQL a text is not described: described, a `SET LOCAL` before COMMIT made serializable transactions in
+ * one write fail each other far more often (bench/probes/extended-protocol.ts: ~700 failed writes in 4 s against
+ * none).
+ */
 export type Sql = string | Bound;
+
+/** A text whose parameters are written in, run as the unnamed statement: parsed each time, and its rows answered when `rows`. */
+export function unnamed(text: string, rows: boolean): Bound {
+  return { name: "", text, prepare: true, values: [], rows };
+}
 
 /**
  * One value of a statement as the extended protocol binds it. Only the kinds the adapter binds are taken: bytes,

@@ -133,6 +133,26 @@ describe.skipIf(url === null)("prepared statements on PostgreSQL", () => {
     }
   });
 
+  it("should answer the same with nothing prepared: every statement written in, its rows answered", async () => {
+    const schema = freshSchema("prepared");
+    schemas.push(schema);
+    const storage = createSqlStorage(pgDatabase(url!, { prepare: false }), { schema });
+    try {
+      await storage.init([Plain, Unique]);
+      await storage.transact(async (tx) => {
+        await tx.put(Plain, { id: "a", n: 1, tag: "" });
+        await tx.put(Unique, { id: "u", n: 2, tag: "t" });
+      });
+      await expect(storage.transact((tx) => tx.put(Unique, { id: "v", n: 3, tag: "t" }))).rejects.toBeInstanceOf(UniqueViolation);
+      const [plain, unique, byN] = await storage.transact((tx) => Promise.all([tx.get(Plain, "a"), tx.get(Unique, "u"), tx.query(Plain, "byN", { equals: [1] })]));
+      expect(plain).toEqual({ id: "a", n: 1, tag: "" });
+      expect(unique).toEqual({ id: "u", n: 2, tag: "t" });
+      expect(byN.map((row) => row.id)).toEqual(["a"]);
+    } finally {
+      await storage.close();
+    }
+  });
+
   suite(async () => {
     const schema = freshSchema("prepared");
     schemas.push(schema);

@@ -164,7 +164,7 @@ function listenOn(config: pg.ClientConfig, route: NoticeRoute, channel: string, 
   void connect();
   return {
     async notify(payload) {
-      // A simple query, the values written in: one message, where bound parameters make five writes to the socket.
+      // The values written in: a text, which goes as it is in a write of whole transactions, or as one simple query.
       const notify = `SELECT pg_notify(${literal(channel)}, ${literal(payload)})`;
       if (route.whole !== undefined) await route.whole.send(() => ({ statements: ["BEGIN", notify, "COMMIT"], fresh: [] }));
       else await (listening ?? route.pool).query(notify);

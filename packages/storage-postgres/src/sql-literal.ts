@@ -1,9 +1,9 @@
 /*
- * Parameters written into a statement's text, for the statements a
- * transaction sends as simple queries (tx-pipeline.ts) and for notices: a
- * simple query takes no parameters, but carries several statements in one
- * message (BEGIN with the first reads, the writes with COMMIT), and even one
- * statement alone is one message where bound parameters are five. Only the
+ * Parameters written into a statement's text, where a statement goes as
+ * text: on PGlite, whose messages are simple queries (a simple query takes
+ * no parameters: sql-statement.ts writes a prepared statement there as
+ * `EXECUTE name(literals)`); a statement not prepared (a query whose best
+ * plan depends on its values, a long list of ids); and notices. Only the
  * kinds of value the adapter binds are taken: bytes, text, whole numbers,
  * null.
  */

@@ -10,10 +10,10 @@
  * Messages wait in a queue; a sender takes a connection from the pool, then
  * everything queued (up to MAX_PER_WRITE), and sends it as one message
  * (bound-statements.ts): the transactions run one after the other, each
- * BEGIN to COMMIT. With an
- * idle connection a message goes at once, alone; under load the messages
- * that came while every connection was busy go together, so the batches
- * grow with the load and add no wait when there is none.
+ * BEGIN to COMMIT. With an idle connection a message goes at once, alone;
+ * under load the messages that came while every connection was busy go
+ * together, so the batches grow with the load and add no wait when there
+ * is none.
  *
  * PostgreSQL stops a message at its first failed statement: the
  * transactions before it committed, the one it is in did not (its error

@@ -3,8 +3,8 @@
  * (PostgreSQL's frontend messages Parse, Bind, Describe, Execute and Sync,
  * as the protocol documentation lays them out). node-postgres makes a
  * buffer per message and writes each to the socket: a write of 5 BuyItems
- * is ~200 messages, which cost the server more to make and to hand to the
- * socket than the statements' own bytes.
+ * is over a hundred messages, which cost the server more to make and to
+ * hand to the socket than the statements' own bytes.
  */
 import type { BindValue } from "./sql-statement.js";
 

@@ -24,7 +24,7 @@ describe("prepared statements of a connection", () => {
     expect(again.map((sql) => typeof sql === "string" ? sql : sql.values)).toEqual([[new Uint8Array([2])], [new Uint8Array([2]), "it's"]]);
   });
 
-  it("should prepare a statement without parameters too (written as its text in a simple query), and send a long list of them written in, unnamed", () => {
+  it("should prepare a statement without parameters too (written as its text in a simple query), and send one of many parameters unnamed", () => {
     const statements = new PreparedStatements();
     const texts: Sql[] = [];
     const ids = Array.from({ length: 40 }, (_, i) => i);
@@ -32,10 +32,11 @@ describe("prepared statements of a connection", () => {
     statements.write(texts, "COMMIT", [], []);
     statements.write(texts, `SELECT data FROM t WHERE n IN (${ids.map((i) => `$${i + 1}`).join(", ")})`, ids, []);
     expect(texts.map((sql) => typeof sql === "string" ? sql : { unnamed: sql.name === "", prepare: sql.prepare, values: sql.values })).toEqual([
-      { unnamed: false, prepare: true, values: [] }, { unnamed: false, prepare: false, values: [] }, { unnamed: true, prepare: true, values: [] },
+      { unnamed: false, prepare: true, values: [] }, { unnamed: false, prepare: false, values: [] }, { unnamed: true, prepare: true, values: ids.map(String) },
     ]);
-    // SQL's PREPARE takes no COMMIT: where a message is one simple query, the statement goes as its text.
-    expect(named(texts)).toEqual(["COMMIT", "COMMIT", `SELECT data FROM t WHERE n IN (${ids.join(", ")})`]);
+    // SQL's PREPARE takes no COMMIT: where a message is one simple query, the statement goes as its text, and the
+    // unnamed one with its values written in.
+    expect(named(texts)).toEqual(["COMMIT", "COMMIT", `SELECT data FROM t WHERE n IN (${ids.map((i) => `$_$${i}$_$`).join(", ")})`]);
   });
 
   it("should prepare again under a new name what a failed message prepared, since whether it ran is unknown", () => {

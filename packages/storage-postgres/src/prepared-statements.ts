@@ -24,13 +24,12 @@
  * anew.
  */
 import { isLostStatement } from "./retry-policy.js";
-import { inlineParams } from "./sql-literal.js";
 import { bindValue, unnamed, type Sql } from "./sql-statement.js";
 
 /** Names given out per connection before it deallocates them all. */
 export const MAX_PREPARED = 256;
 
-/** Parameters of the longest statement prepared: longer ones (id lists of a batch read) go as literals, each length its own text. */
+/** Parameters of the longest statement prepared: longer ones (id lists of a batch read, each length its own text) go unnamed. */
 const MAX_PREPARED_PARAMS = 32;
 
 /** One connection's prepared statements (a class: one per connection, used on every statement). */
@@ -53,7 +52,7 @@ export class PreparedStatements {
    */
   write(statements: Sql[], text: string, params: readonly unknown[], fresh: string[], rows = true): void {
     if (params.length > MAX_PREPARED_PARAMS) {
-      statements.push(unnamed(inlineParams(text, params), rows));
+      statements.push(unnamed(text, params, rows));
       return;
     }
     const values = params.length === 0 ? [] : params.map(bindValue);

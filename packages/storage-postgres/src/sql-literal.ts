@@ -2,8 +2,8 @@
  * Parameters written into a statement's text, where a statement goes as
  * text: on PGlite, whose messages are simple queries (a simple query takes
  * no parameters: sql-statement.ts writes a prepared statement there as
- * `EXECUTE name(literals)`); a statement not prepared (a query whose best
- * plan depends on its values, a long list of ids); and notices. Only the
+ * `EXECUTE name(literals)`); a list of ids too long for one statement to
+ * bind; and notices. Only the
  * kinds of value the adapter binds are taken: bytes, text, whole numbers,
  * null.
  */

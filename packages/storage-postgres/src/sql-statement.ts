@@ -8,7 +8,7 @@
  * `EXECUTE name(literals)`, after `PREPARE name AS text` when the message
  * prepares it.
  */
-import { literal } from "./sql-literal.js";
+import { inlineParams, literal } from "./sql-literal.js";
 
 /** A value as the extended protocol binds it: text, bytes (in binary: bytea), or null. */
 export type BindValue = string | Uint8Array | null;
@@ -31,9 +31,16 @@ export interface Bound {
  */
 export type Sql = string | Bound;
 
-/** A text whose parameters are written in, run as the unnamed statement: parsed each time, and its rows answered when `rows`. */
-export function unnamed(text: string, rows: boolean): Bound {
-  return { name: "", text, prepare: true, values: [], rows };
+/** Parameters one statement can bind (the protocol counts them in 16 bits): a longer list is written in. */
+const MAX_BOUND = 65_535;
+
+/**
+ * `text` with `params` as the unnamed statement: parsed and planned each time, with its values (a plan made for
+ * them, as for a statement whose best plan depends on its values), and its rows answered when `rows`.
+ */
+export function unnamed(text: string, params: readonly unknown[], rows: boolean): Bound {
+  if (params.length > MAX_BOUND) return { name: "", text: inlineParams(text, params), prepare: true, values: [], rows };
+  return { name: "", text, prepare: true, values: params.map(bindValue), rows };
 }
 
 /**
@@ -49,12 +56,13 @@ export function bindValue(value: unknown): BindValue {
 }
 
 /**
- * `sql` as statements of a simple query: its text, or its EXECUTE (after its PREPARE when it prepares). Its rows are
- * the last one's. A prepared statement of no parameters goes as its text: SQL's PREPARE takes only a query (not a
+ * `sql` as statements of a simple query: its text (its values written in, for the unnamed statement), or its EXECUTE
+ * (after its PREPARE when it prepares). Its rows are the last one's. A prepared statement of no parameters goes as its text: SQL's PREPARE takes only a query (not a
  * BEGIN or a COMMIT), and such an EXECUTE would spare nothing.
  */
 export function simpleTexts(sql: Sql): string[] {
   if (typeof sql === "string") return [sql];
+  if (sql.name === "") return [inlineParams(sql.text, sql.values)];
   if (sql.values.length === 0) return [sql.text];
   let call = `EXECUTE ${sql.name}(`;
   for (let i = 0; i < sql.values.length; i++) call += (i === 0 ? "" : ", ") + literal(sql.values[i]);

@@ -30,7 +30,6 @@
  */
 import type { PreparedStatements } from "./prepared-statements.js";
 import { isCheckFailed } from "./retry-policy.js";
-import { inlineParams } from "./sql-literal.js";
 import { HeldSession, type SqlDatabase, type WholeMessage } from "./sql-database.js";
 import { unnamed, type Sql } from "./sql-statement.js";
 
@@ -278,7 +277,7 @@ function control(message: WholeMessage, text: string, prepared: PreparedStatemen
 
 /** Appends `statement` to `message`, by name where the connection keeps prepared statements, and where its rows will be. */
 function write(message: WholeMessage & { answers: number[] }, statement: Statement, prepared: PreparedStatements | undefined): void {
-  if (prepared === undefined || !statement.prepare) message.statements.push(unnamed(inlineParams(statement.text, statement.params), statement.answer !== undefined));
+  if (prepared === undefined || !statement.prepare) message.statements.push(unnamed(statement.text, statement.params, statement.answer !== undefined));
   else prepared.write(message.statements, statement.text, statement.params, message.fresh, statement.answer !== undefined);
   message.answers.push(message.statements.length - 1);
 }

@@ -37,7 +37,12 @@ export async function testServer(kind: TransportKind, options: ServerOptions = {
       baseUrl: "http://playfield.test",
       fetch: server.fetch,
       client: (o = {}) => createClient({ baseUrl: "http://playfield.test", fetch: server.fetch, ...o }),
-      [Symbol.asyncDispose]: async () => lease.release(),
+      // As a shutdown does: what the server keeps to write later (its datastore counts) is written before its storage
+      // goes to the next test, not by a timer once the storage is closed.
+      [Symbol.asyncDispose]: async () => {
+        await server.lifecycle.idle();
+        lease.release();
+      },
     };
   }
   const server = await startServer({ port: 0, ...withStorage });

@@ -30,12 +30,16 @@ export function runBound(client: pg.ClientBase, statements: readonly Sql[]): Pro
   });
 }
 
+/** No columns: one array for every statement not described. */
+const NONE: readonly never[] = [];
+
 /** The Submittable of `runBound` (a class: one per message, its handlers called per protocol message). */
 class BoundStatements implements pg.Submittable {
   private readonly results: unknown[][] = [];
   private rows: unknown[] = [];
-  private names: string[] = [];
-  private parsers: ((value: string) => unknown)[] = [];
+  /** The described columns of the statement running (none: its rows are not read). */
+  private names: readonly string[] = NONE;
+  private parsers: readonly ((value: string) => unknown)[] = NONE;
   private error: unknown = undefined;
   private done = false;
 
@@ -84,8 +88,8 @@ class BoundStatements implements pg.Submittable {
   handleCommandComplete(): void {
     this.results.push(this.rows);
     this.rows = [];
-    this.names = [];
-    this.parsers = [];
+    this.names = NONE;
+    this.parsers = NONE;
   }
 
   handleEmptyQuery(): void {

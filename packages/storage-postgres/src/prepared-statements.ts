@@ -93,6 +93,12 @@ export class PreparedStatements {
   }
 }
 
+/** Appends a statement of no parameters whose rows nothing reads (BEGIN, COMMIT): by name where the connection keeps prepared statements. */
+export function writeControl(statements: Sql[], text: string, prepared: PreparedStatements | undefined, fresh: string[]): void {
+  if (prepared === undefined) statements.push(text);
+  else prepared.write(statements, text, [], fresh, false);
+}
+
 /** 53 bits of `text` (cyrb53), in base 36: a name differs wherever texts do, well enough for a few thousand statements. */
 function textHash(text: string): string {
   let h1 = 0xdeadbeef;

@@ -28,7 +28,7 @@
  * A message that fails fails every statement in it: the database aborts the
  * transaction at the first failed statement, so nothing after it counts.
  */
-import type { PreparedStatements } from "./prepared-statements.js";
+import { writeControl, type PreparedStatements } from "./prepared-statements.js";
 import { isCheckFailed } from "./retry-policy.js";
 import { HeldSession, type SqlDatabase, type WholeMessage } from "./sql-database.js";
 import { unnamed, type Sql } from "./sql-statement.js";
@@ -257,22 +257,30 @@ export class Pipeline {
     prepared: PreparedStatements | undefined, before: readonly Statement[], batch: readonly Statement[], first: boolean, commit: boolean,
   ): WholeMessage & { answers: number[] } {
     const message = { statements: [] as Sql[], fresh: [] as string[], answers: [] as number[] };
-    if (before.length > 0) {
-      control(message, this.options.beginBefore ?? "BEGIN READ ONLY", prepared);
-      for (const statement of before) write(message, statement, prepared);
-      control(message, "COMMIT", prepared);
+    try {
+      this.fill(message, prepared, before, batch, first, commit);
+    } catch (error) {
+      // A value no statement can take (a bug): what the message prepared was never sent.
+      prepared?.forget(message.fresh);
+      throw error;
     }
-    if (first) control(message, this.options.begin, prepared);
-    for (const statement of batch) write(message, statement, prepared);
-    if (commit) control(message, "COMMIT", prepared);
     return message;
   }
-}
 
-/** Appends a statement of no parameters that answers nothing (BEGIN, COMMIT): by name where the connection keeps prepared statements. */
-function control(message: WholeMessage, text: string, prepared: PreparedStatements | undefined): void {
-  if (prepared === undefined) message.statements.push(text);
-  else prepared.write(message.statements, text, [], message.fresh, false);
+  /** Writes `before` and `batch` into `message`. */
+  private fill(
+    message: WholeMessage & { answers: number[] }, prepared: PreparedStatements | undefined,
+    before: readonly Statement[], batch: readonly Statement[], first: boolean, commit: boolean,
+  ): void {
+    if (before.length > 0) {
+      writeControl(message.statements, this.options.beginBefore ?? "BEGIN READ ONLY", prepared, message.fresh);
+      for (const statement of before) write(message, statement, prepared);
+      writeControl(message.statements, "COMMIT", prepared, message.fresh);
+    }
+    if (first) writeControl(message.statements, this.options.begin, prepared, message.fresh);
+    for (const statement of batch) write(message, statement, prepared);
+    if (commit) writeControl(message.statements, "COMMIT", prepared, message.fresh);
+  }
 }
 
 /** Appends `statement` to `message`, by name where the connection keeps prepared statements, and where its rows will be. */

@@ -24,7 +24,7 @@
  */
 import type pg from "pg";
 import { runBound } from "./bound-statements.js";
-import type { PreparedStatements } from "./prepared-statements.js";
+import { writeControl, type PreparedStatements } from "./prepared-statements.js";
 import { hasSqlState } from "./retry-policy.js";
 import type { WholeMessage } from "./sql-database.js";
 import type { Sql } from "./sql-statement.js";
@@ -100,23 +100,31 @@ export class WholeMessages {
   /** Sends `taken` in one write on `client`; answers the connection's own error, if one came (the client is then not reused). */
   private async run(client: pg.PoolClient, taken: Waiting[]): Promise<Error | undefined> {
     const prepared = this.options.preparedOf(client);
+    /** The messages that go, and their callers (one that could not be written fails alone, sent nothing). */
     const messages: WholeMessage[] = [];
+    const sent: Waiting[] = [];
     const statements: Sql[] = [];
     for (const waiting of taken) {
-      const message = waiting.compose(prepared);
+      let message: WholeMessage;
+      try {
+        message = waiting.compose(prepared);
+      } catch (error) {
+        waiting.reject(error);
+        continue;
+      }
       messages.push(message);
+      sent.push(waiting);
       const commit = message.statements.length - 1;
       for (let i = 0; i < commit; i++) statements.push(message.statements[i]!);
       // Written before the next message is: a name it prepares comes before any DEALLOCATE ALL of theirs. (A statement
       // of no parameters never sets one off: prepared-statements.ts.)
-      if (prepared === undefined) statements.push(NO_WAIT);
-      else prepared.write(statements, NO_WAIT, [], message.fresh, false);
+      writeControl(statements, NO_WAIT, prepared, message.fresh);
       statements.push(message.statements[commit]!);
     }
+    if (sent.length === 0) return undefined;
     // Last in the write: prepared here (after every message's statements), it cannot come before a DEALLOCATE ALL of theirs.
     const fresh: string[] = [];
-    if (prepared === undefined) statements.push(FLUSH);
-    else prepared.write(statements, FLUSH, [], fresh, false);
+    writeControl(statements, FLUSH, prepared, fresh);
     this.writes++;
     const { results, error } = await runBound(client, statements);
     if (results.length < statements.length) prepared?.forget(fresh);
@@ -134,7 +142,7 @@ export class WholeMessages {
     }
     const again: Waiting[] = [];
     let at = 0;
-    for (const [i, waiting] of taken.entries()) {
+    for (const [i, waiting] of sent.entries()) {
       const count = messages[i]!.statements.length + 1;
       if (at + count <= results.length) {
         // Committed: answered without its NO_WAIT, once known durable.

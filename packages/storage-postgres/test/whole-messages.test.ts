@@ -72,6 +72,23 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
     expect((await counters()).get(1)).toBe(before + 6);
   });
 
+  it("should fail alone a message that cannot be written (a value no statement takes), and send the others in the same write", async () => {
+    const writes = whole.writes;
+    const unwritable = (prepared: PreparedStatements | undefined) => {
+      const statements: Sql[] = ["BEGIN"];
+      prepared?.write(statements, `SELECT $1::int`, [1.5], []);
+      return { statements: [...statements, "COMMIT"], fresh: [] };
+    };
+    const settled = await Promise.allSettled([
+      whole.send(message("adds", 5, "unwritable-0")), whole.send(unwritable), whole.send(message("adds", 5, "unwritable-2")),
+    ]);
+    expect(settled.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(TypeError);
+    expect(whole.writes - writes).toBe(1);
+    const log = await logged();
+    expect(log.has("unwritable-0") && log.has("unwritable-2")).toBe(true);
+  });
+
   it("should send the messages that came while the connection was busy together in the next write", async () => {
     const writes = whole.writes;
     // Busy for half a second: long past the 20 ms the five below are sent in, however slow the machine.

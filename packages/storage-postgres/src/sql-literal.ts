@@ -3,9 +3,8 @@
  * text: on PGlite, whose messages are simple queries (a simple query takes
  * no parameters: sql-statement.ts writes a prepared statement there as
  * `EXECUTE name(literals)`); a list of ids too long for one statement to
- * bind; and notices. Only the
- * kinds of value the adapter binds are taken: bytes, text, whole numbers,
- * null.
+ * bind; and notices. Only the kinds of value the adapter binds are taken:
+ * bytes, text, whole numbers, null.
  */
 
 /** `text` with each `$n` replaced by params[n - 1] as an SQL literal (the text itself when there are none). */

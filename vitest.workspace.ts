@@ -78,6 +78,18 @@ export default defineConfig({
         ...sourceConditions,
         test: {
           ...timeouts,
+          name: "cli",
+          root: `${repo}packages/cli`,
+          include: ["test/**/*.test.ts", "src/**/*.test.ts"],
+          exclude,
+          // The command's world files and pool size on PostgreSQL (test/postgres/): found once, or said skipped (fails in CI).
+          globalSetup: [`${repo}packages/storage-postgres/test/postgres-setup.ts`],
+        },
+      },
+      {
+        ...sourceConditions,
+        test: {
+          ...timeouts,
           name: "realtime-redis",
           root: `${repo}packages/realtime-redis`,
           include: ["test/**/*.test.ts", "src/**/*.test.ts"],

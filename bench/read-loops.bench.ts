@@ -36,7 +36,7 @@ import { playersNowOf } from "../packages/server/src/services/catalog/players-no
 import { itemViews, ownedItems, ownershipId } from "../packages/server/src/services/economy/items.js";
 import { inboxOf, unreadTotal } from "../packages/server/src/services/chat/inbox.js";
 import { storeChat } from "../packages/server/src/services/chat/send.js";
-import { exportWorld, importWorld } from "../packages/server/src/cli/world-file.js";
+import { exportWorld, importWorld } from "../packages/cli/src/world-file.js";
 
 const FRIENDS = 500;
 // BENCH_USERS: fewer users for a quick check of the bench itself (at least 250).

@@ -39,7 +39,7 @@ import { createMemoryServer, type SeededUser } from "@playfield/server-memory";
 import { createPostgresStorage } from "@playfield/storage-postgres";
 import { dropSchema, freshSchema } from "../packages/storage-postgres/test/postgres-schema.js";
 import { adminClient, dropPrefix } from "../packages/realtime-redis/test/redis-test-kit.js";
-import { startServerProcess, type ServerProcess } from "../packages/server/test/server-process.js";
+import { startServerProcess, type ServerProcess } from "../packages/cli/test/server-process.js";
 import { formatDuration, formatRate } from "./lib/measure.js";
 import { countsSince, pgCounter, zeroCounts, type PgCounter, type PgCounts } from "./lib/pg-counter.js";
 import { processCpuSeconds } from "./lib/process-cpu.js";

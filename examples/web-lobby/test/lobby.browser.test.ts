@@ -15,7 +15,7 @@ import { chromiumPath, launchChromium } from "../../../scripts/browser/launch-ch
 
 const here = fileURLToPath(new URL("..", import.meta.url));
 // The command as npm links it (the committed launcher runs the source in a checkout).
-const bin = fileURLToPath(new URL("../../../packages/server/bin/playfield-server.js", import.meta.url));
+const bin = fileURLToPath(new URL("../../../packages/cli/bin/playfield-server.js", import.meta.url));
 // Generous: on a busy machine a password hash and a page load take seconds.
 const STEP = { timeout: 45_000 };
 

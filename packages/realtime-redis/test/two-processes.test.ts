@@ -9,7 +9,7 @@
 import { createClient, createRealtime, type PlayfieldClient, type Realtime, type RealtimeMessage } from "@playfield/client";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { runServer, startServerProcess, type ServerProcess } from "../../server/test/server-process.js";
+import { runServer, startServerProcess, type ServerProcess } from "../../cli/test/server-process.js";
 import { dropSchema, freshSchema } from "../../storage-postgres/test/postgres-schema.js";
 import { adminClient, dropPrefix, freshPrefix } from "./redis-test-kit.js";
 import { failoverProxy, type FailoverProxy } from "./failover-proxy.js";

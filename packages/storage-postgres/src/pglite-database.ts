@@ -3,6 +3,7 @@
  * WebAssembly, in this process, with one connection. Sessions take turns.
  */
 import { PGlite } from "@electric-sql/pglite";
+import { lockDataDir } from "./data-dir-lock.js";
 import { PreparedStatements } from "./prepared-statements.js";
 import { createQueue, type SqlDatabase } from "./sql-database.js";
 import { simpleTexts, type Sql } from "./sql-statement.js";
@@ -12,12 +13,15 @@ const preparedOf = new WeakMap<PGlite, PreparedStatements>();
 
 /**
  * A database on a PGlite instance: the caller's, or a new one in `dataDir`
- * (a folder, created when missing) or in memory when none is given.
+ * (a folder, created when missing, held by this process until close:
+ * {@link lockDataDir}) or in memory when none is given.
  *
  * @example
  * const database = pgliteDatabase("./data");
  */
 export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
+  // A folder's lock comes first: PGlite must not open a folder another process writes.
+  const lock = typeof source === "string" && !source.includes("://") ? lockDataDir(source) : null;
   const db = source instanceof PGlite ? source : new PGlite(source);
   const turns = createQueue();
   let prepared = preparedOf.get(db);
@@ -37,7 +41,10 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
         batch: (statements) => queue(() => batch(db, statements)),
       });
     }),
-    close: () => turns(() => db.close()),
+    close: () => turns(async () => {
+      await db.close();
+      lock?.release();
+    }),
   };
 }
 

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { call, startServerProcess } from "../../server/test/server-process.js";
+import { call, startServerProcess } from "../../cli/test/server-process.js";
 import { dropSchema, freshSchema } from "./postgres-schema.js";
 
 const postgresUrl = inject("postgresUrl");

@@ -1,5 +1,5 @@
 import { tables } from "@playfield/core";
-import type { Server } from "../create-server.js";
+import type { Server } from "@playfield/server";
 
 /** The demo's experiences: title, genre, description. */
 const EXPERIENCES = [

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryServer } from "@playfield/server-memory";
-import { createMemoryStorage } from "../src/index.js";
-import { exportWorld, importWorld, WorldFileError } from "../src/cli/world-file.js";
+import { createMemoryStorage } from "@playfield/server";
+import { exportWorld, importWorld, WorldFileError } from "../src/world-file.js";
 
 /*
  * `playfield-server import FILE` reads a file anyone may have edited: a

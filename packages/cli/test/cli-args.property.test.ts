@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { isIP } from "node:net";
 import { describe, expect, it } from "vitest";
-import { parseServerArgs, UsageError } from "../src/cli/server-args.js";
+import { parseServerArgs, UsageError } from "../src/server-args.js";
 
 /*
  * The command line's values, any string at all: each is taken as documented

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { parseServerArgs, UsageError } from "../src/cli/server-args.js";
+import { parseServerArgs, UsageError } from "../src/server-args.js";
 import { runServer, startServerProcess } from "./server-process.js";
 
 describe("playfield-server's arguments", () => {

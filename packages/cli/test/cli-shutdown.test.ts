@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RealtimeCloseCode } from "@playfield/core";
-import { readySocket } from "./realtime-sockets.js";
+import { readySocket } from "../../server/test/realtime-sockets.js";
 import { call, startServerProcess } from "./server-process.js";
 
 /**

@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-/** The command as npm links it: the committed launcher, which runs the source in a checkout. */
+/** The command as npm links it: the committed launcher, which runs the source in its own process in a checkout. */
 export const SERVER_BIN = fileURLToPath(new URL("../bin/playfield-server.js", import.meta.url));
 
 /** How the command ended, and everything it printed. */
@@ -24,7 +24,7 @@ export interface ServerExit {
 
 export interface ServerProcess {
   url: string;
-  /** The launcher's process id (the server runs in a child of it): benches read the CPU of both. */
+  /** The command's process id: the server runs in it (no child), so this is the process to signal or measure. */
   pid: number;
   /** Every line it printed on stdout so far. */
   lines: string[];
@@ -32,13 +32,13 @@ export interface ServerProcess {
   exited: Promise<ServerExit>;
   /** SIGTERM to the command, as an orchestrator sends it (a graceful shutdown); how it exited. */
   stop(): Promise<ServerExit>;
-  /** kill -9 of the launcher and the server under it (one process group). */
+  /** kill -9 of the command's process id, as a user or a supervisor sends it. */
   kill9(): Promise<void>;
 }
 
 /**
- * Spawns the command in a process group of its own (so that kill -9 reaches
- * the server under the launcher). PORT=0 picks a free port; DATABASE_URL and
+ * Spawns the command in a process group of its own (a terminal's Ctrl-C
+ * aimed at the test run does not reach it). PORT=0 picks a free port; DATABASE_URL and
  * REDIS_URL are cleared so that only the arguments say where the data is.
  */
 function spawnServer(args: string[], env: Record<string, string>) {
@@ -79,12 +79,11 @@ export async function startServerProcess(args: string[], env: Record<string, str
     lines,
     exited,
     stop() {
-      // To the launcher alone, which passes it on: a second signal to the server would stop it at once.
       if (running()) child.kill("SIGTERM");
       return exited;
     },
     async kill9() {
-      if (running()) process.kill(-child.pid!, "SIGKILL");
+      if (running()) process.kill(child.pid!, "SIGKILL");
       await exited;
     },
   };

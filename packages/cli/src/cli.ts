@@ -6,9 +6,11 @@
  * so `--help` and a mistyped option answer at once; the PostgreSQL and
  * Redis adapters are imported only when a flag asks for them.
  */
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import type { Storage } from "@playfield/core";
-import { USAGE, UsageError, parseServerArgs, redact, type RedisChoice, type ServerArgs, type StorageChoice } from "./cli/server-args.js";
-import type { StartServerOptions } from "./node/start-server.js";
+import { USAGE, UsageError, parseServerArgs, redact, type RedisChoice, type ServerArgs, type StorageChoice } from "./server-args.js";
+import type { StartServerOptions } from "@playfield/server/node";
 
 // A command line that cannot run exits 2, a failure after starting 1.
 const USAGE_EXIT = 2;
@@ -32,9 +34,8 @@ async function main(): Promise<void> {
     return;
   }
   if (args.command.kind !== "serve") return moveWorld(args.command, args.storage);
-  const [{ startServer }, { addDemoContent }, { storedSigningKeys }, { createStorageBlobStore }, { createSystemClock }] = await Promise.all([
-    import("./node/start-server.js"), import("./cli/demo-content.js"), import("./crypto/stored-signing-keys.js"),
-    import("./ports/blob-store.js"), import("./ports/clock.js"),
+  const [{ startServer }, { addDemoContent }, { storedSigningKeys, createStorageBlobStore, createSystemClock }] = await Promise.all([
+    import("@playfield/server/node"), import("./demo-content.js"), import("@playfield/server"),
   ]);
   const environment = process.env.PLAYFIELD_ENV === "production" ? "production" : "development";
   const { storage, close: closeStorage } = await openStorage(args.storage);
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
         + `Choose another with --port ${next} or PORT=${next}; --port 0 picks a free one.`, FAILURE_EXIT);
     });
   if (args.demo) await addDemoContent(server);
-  console.log(`Playfield server (${describe(args.storage)}) listening on ${server.url}`);
+  console.log(`Playfield server (${describe(args.storage)}, pid ${process.pid}) listening on ${server.url}`);
   console.log(`  health: ${server.url}/healthz   ready: ${server.url}/readyz   keys: ${server.url}/.well-known/jwks.json${args.demo ? "   demo: 3 public experiences" : ""}`);
   if (args.redis) console.log(`  shared with the other processes on this database through Redis at ${redact(args.redis.url)} (keys under ${args.redis.keyPrefix})`);
   else if (args.storage.kind === "postgres") console.log("  single process: realtime events and presence stay in this process; to run several on this database, add --redis-url (docs/deploy.md)");
@@ -83,52 +84,55 @@ const REPEAT_SIGNAL_MS = 1000;
 
 /** `export FILE` or `import FILE`: the world between the storage and the file, then exit. */
 async function moveWorld(command: { kind: "export" | "import"; file: string }, choice: StorageChoice): Promise<void> {
-  const { exportWorld, importWorld, WorldFileError } = await import("./cli/world-file.js");
-  const { storage, close } = await openStorage(choice);
+  const { exportWorld, importWorld, WorldFileError } = await import("./world-file.js");
+  // A refused import changes nothing: not even a data folder it would have created.
+  const newFolder = command.kind === "import" && choice.kind === "data-dir" && !existsSync(choice.dataDir) ? choice.dataDir : null;
+  const { storage, close } = await openStorage(choice).catch(async (error: unknown) => {
+    if (newFolder) await rm(newFolder, { recursive: true, force: true });
+    throw error;
+  });
   try {
     const counts = command.kind === "export" ? await exportWorld(storage, command.file) : await importWorld(storage, command.file);
     const where = command.kind === "export" ? `to ${command.file}` : `from ${command.file}`;
     console.log(`${command.kind}ed ${counts.rows} rows of ${counts.tables} tables ${where} (storage: ${describe(choice)})`);
   } catch (error) {
+    await close();
+    if (newFolder) await rm(newFolder, { recursive: true, force: true });
     const known = error instanceof WorldFileError || (error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "EACCES";
     if (known) throw new StartError(`cannot ${command.kind} ${command.file}: ${(error as Error).message}`);
     throw error;
-  } finally {
-    await close();
   }
+  await close();
 }
 
 /** The storage a choice names, its tables set up. */
 async function openStorage(choice: StorageChoice): Promise<{ storage: Storage; close: () => Promise<void> }> {
   if (choice.kind === "memory") {
-    const { createMemoryStorage } = await import("./ports/memory-storage/index.js");
+    const { createMemoryStorage } = await import("@playfield/server");
     return { storage: createMemoryStorage(), close: async () => undefined };
   }
   const [{ tables }, { createPgliteStorage, createPostgresStorage }] = await Promise.all([import("@playfield/core"), import("@playfield/storage-postgres")]);
-  const storage = choice.kind === "data-dir" ? createPgliteStorage({ dataDir: choice.dataDir }) : createPostgresStorage({
-    // node-postgres' pool; `max` left out is its default, 10.
-    pool: { connectionString: choice.url, max: choice.poolSize }, schema: choice.schema, listenUrl: choice.listenUrl, prepare: choice.prepare,
-  });
+  let storage: ReturnType<typeof createPgliteStorage> | undefined;
   try {
+    // A data folder another process holds is refused here, before anything is read from it.
+    storage = choice.kind === "data-dir" ? createPgliteStorage({ dataDir: choice.dataDir }) : createPostgresStorage({
+      // node-postgres' pool; `max` left out is its default, 10.
+      pool: { connectionString: choice.url, max: choice.poolSize }, schema: choice.schema, listenUrl: choice.listenUrl, prepare: choice.prepare,
+    });
     await storage.init(tables.allTables);
   } catch (error) {
     // The first contact with the database: say where and why, not a driver's stack.
-    await storage.close().catch(() => undefined);
+    await storage?.close().catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
     throw new StartError(`cannot open the storage (${describe(choice)}): ${reason}`);
   }
-  return { storage, close: () => storage.close() };
+  const opened = storage;
+  return { storage: opened, close: () => opened.close() };
 }
 
 /** The Redis adapters of this process: the server options that use them, and their close. */
 async function openRedis(choice: RedisChoice): Promise<{ options: Partial<StartServerOptions>; close: () => Promise<void> }> {
-  let adapter: typeof import("@playfield/realtime-redis");
-  try {
-    adapter = await import("@playfield/realtime-redis");
-  } catch {
-    throw new StartError("--redis-url needs the package @playfield/realtime-redis: npm install @playfield/realtime-redis");
-  }
-  const [{ connectRedisRealtime }, { createRealtimeHub }] = [adapter, await import("./ports/realtime-hub.js")];
+  const [{ connectRedisRealtime }, { createRealtimeHub }] = await Promise.all([import("@playfield/realtime-redis"), import("@playfield/server")]);
   const onError = (error: unknown) => console.error(`playfield-server: redis: ${error instanceof Error ? error.message : String(error)}`);
   let redis: Awaited<ReturnType<typeof connectRedisRealtime>>;
   try {
@@ -150,7 +154,7 @@ async function openRedis(choice: RedisChoice): Promise<{ options: Partial<StartS
 function describe(choice: StorageChoice): string {
   if (choice.kind === "memory") return "in memory";
   if (choice.kind === "data-dir") return `data in ${choice.dataDir}, PGlite`;
-  return `on PostgreSQL at ${redact(choice.url)}`;
+  return `on PostgreSQL at ${redact(choice.url)}, schema ${choice.schema}`;
 }
 
 /** A start-up failure the user can act on: printed as its message alone. */

@@ -17,8 +17,8 @@ import { tables, type Storage, type TableDef } from "@playfield/core";
 import { createMemoryServer, type MemoryServer } from "@playfield/server-memory";
 import { createPgliteStorage, createPostgresStorage, type BulkPut } from "@playfield/storage-postgres";
 import { dropSchema, freshSchema } from "../../../storage-postgres/test/postgres-schema.js";
-import { createMemoryStorage, createSystemClock, storedSigningKeys } from "../../src/index.js";
-import { importWorld } from "../../src/cli/world-file.js";
+import { createMemoryStorage, createSystemClock, storedSigningKeys } from "@playfield/server";
+import { importWorld } from "../../src/world-file.js";
 import { runServer } from "../server-process.js";
 
 const url = inject("postgresUrl");

@@ -34,28 +34,31 @@ async function main(): Promise<void> {
     return;
   }
   if (args.command.kind !== "serve") return moveWorld(args.command, args.storage);
-  const [{ startServer }, { addDemoContent }, { storedSigningKeys, createStorageBlobStore, createSystemClock }] = await Promise.all([
+  const [{ startServer, PublicUrlRequiredError }, { addDemoContent }, { storedSigningKeys, createStorageBlobStore, createSystemClock }] = await Promise.all([
     import("@playfield/server/node"), import("./demo-content.js"), import("@playfield/server"),
   ]);
-  const environment = process.env.PLAYFIELD_ENV === "production" ? "production" : "development";
   const { storage, close: closeStorage } = await openStorage(args.storage);
   const shared = args.redis ? await openRedis(args.redis) : null;
   const clock = createSystemClock();
   // Keys and blobs live in the storage, so a persistent storage keeps tokens and uploads across restarts.
   const keys = await storedSigningKeys(storage, clock);
   const server = await startServer({
-    storage, clock, keys, blobs: createStorageBlobStore(storage), port: args.port, host: args.host, environment, webOrigins: args.webOrigins, trustedProxies: args.trustedProxies,
+    storage, clock, keys, blobs: createStorageBlobStore(storage), port: args.port, host: args.host, environment: args.environment,
+    ...(args.publicUrl ? { publicUrl: args.publicUrl } : {}), webOrigins: args.webOrigins, trustedProxies: args.trustedProxies,
     ...shared?.options,
   })
     .catch((error: NodeJS.ErrnoException) => {
+      if (error instanceof PublicUrlRequiredError) throw new StartError(error.message);
       if (error.code !== "EADDRINUSE") throw error;
       const next = args.port === 65_535 ? 8080 : args.port + 1;
       return fail(`port ${args.port} on ${args.host} is already in use (another playfield-server?). `
         + `Choose another with --port ${next} or PORT=${next}; --port 0 picks a free one.`, FAILURE_EXIT);
     });
   if (args.demo) await addDemoContent(server);
-  console.log(`Playfield server (${describe(args.storage)}, pid ${process.pid}) listening on ${server.url}`);
+  console.log(`Playfield server (${args.environment}, ${describe(args.storage)}, pid ${process.pid}) listening on ${server.url}`);
   console.log(`  health: ${server.url}/healthz   ready: ${server.url}/readyz   keys: ${server.url}/.well-known/jwks.json${args.demo ? "   demo: 3 public experiences" : ""}`);
+  if (server.deps.config.publicUrl !== server.url) console.log(`  players are handed URLs at ${server.deps.config.publicUrl}`);
+  if (args.environment !== "production") console.log(`  ${args.environment} mode: loopback web pages allowed, sandbox top-ups paid with no money, a cheaper password hash; not for players`);
   if (args.redis) console.log(`  shared with the other processes on this database through Redis at ${redact(args.redis.url)} (keys under ${args.redis.keyPrefix})`);
   else if (args.storage.kind === "postgres") console.log("  single process: realtime events and presence stay in this process; to run several on this database, add --redis-url (docs/deploy.md)");
 

@@ -14,7 +14,14 @@ export writes every row of the storage (accounts, signing keys, wallets, datasto
 
 Options:
   --port N            the port, 0 to 65535; 0 picks a free one (default: $PORT, else 8080)
-  --host HOST         the address to listen on (default: $HOST, else 127.0.0.1)
+  --host HOST         the address to listen on (default: $HOST, else 127.0.0.1); beyond loopback
+                      (such as 0.0.0.0) it needs --public-url
+  --public-url URL    the address players reach this server at, such as https://play.example: the
+                      realtime, signalling and checkout URLs it hands out are built from it, never from a
+                      request's Host (default: $PLAYFIELD_PUBLIC_URL, else the listening address on loopback)
+  --dev               development defaults: loopback web pages allowed, sandbox top-ups, a cheaper password
+                      hash, answers checked against their schemas (default: production, unless $PLAYFIELD_ENV
+                      says development or test)
   --web-origin URL    a web page origin allowed to call the API (CORS), such as https://game.example;
                       repeat for several. Loopback pages are allowed anyway outside production
   --trusted-proxy IP  a load balancer or reverse proxy in front of the server: calls it forwards count as
@@ -34,13 +41,14 @@ Options:
                       PostgreSQL through Redis, such as redis://127.0.0.1:6379 (default: $REDIS_URL, read
                       only with a PostgreSQL server; without either, this process must run alone)
   --redis-prefix P    the prefix of this deployment's Redis keys and channels (default: playfield:)
-  --demo              start with a demo creator and a few public experiences to list and join
+  --demo              start with a demo creator and a few public experiences to list and join (implies --dev)
   --shutdown-timeout S  on SIGTERM or Ctrl-C, how long requests, WebSockets and transactions under way
                       may take to finish before they are cut, in seconds (default: 10)
   -h, --help          print this and exit
 
-Environment: PORT, HOST, DATABASE_URL, DATABASE_LISTEN_URL, DATABASE_PREPARE, DATABASE_POOL_SIZE, REDIS_URL, and PLAYFIELD_ENV=production for production defaults (no loopback pages,
-the full password hashing cost). Stop it with Ctrl-C or SIGTERM: it stops accepting connections, answers
+Environment: PORT, HOST, PLAYFIELD_PUBLIC_URL, DATABASE_URL, DATABASE_LISTEN_URL, DATABASE_PREPARE, DATABASE_POOL_SIZE,
+REDIS_URL, and PLAYFIELD_ENV (production, development or test; production when unset). The first line printed
+names the mode. Stop it with Ctrl-C or SIGTERM: it stops accepting connections, answers
 503 on /readyz, lets what is under way finish, closes WebSockets with 1012 and exits 0; a second Ctrl-C
 stops at once.
 `;
@@ -52,6 +60,10 @@ export interface ServerArgs {
   command: { kind: "serve" } | { kind: "export" | "import"; file: string };
   port: number;
   host: string;
+  /** The address players reach the server at; null: the listening address (loopback only). */
+  publicUrl: string | null;
+  /** Production unless --dev, --demo or PLAYFIELD_ENV say otherwise. */
+  environment: Environment;
   webOrigins: string[];
   /** Addresses of the proxies whose X-Forwarded-For is believed. */
   trustedProxies: string[];
@@ -62,6 +74,9 @@ export interface ServerArgs {
   /** How long a graceful shutdown may take, in ms. */
   shutdownTimeoutMs: number;
 }
+
+/** The server's mode: its defaults for CORS, payments, hashing cost and checks. */
+export type Environment = "production" | "development" | "test";
 
 /** Where the server keeps its data. */
 export type StorageChoice =
@@ -125,6 +140,8 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
         "web-origin": { type: "string", multiple: true },
         "trusted-proxy": { type: "string", multiple: true },
         demo: { type: "boolean" },
+        dev: { type: "boolean" },
+        "public-url": { type: "string" },
         "data-dir": { type: "string" },
         "database-url": { type: "string" },
         "database-schema": { type: "string" },
@@ -139,7 +156,8 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     });
   } catch (error) {
     // node:util's messages name the option; they end with advice for scripts, not for people.
-    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ""));
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, "");
+    throw new UsageError(message + npmSwallowedHint(message, env));
   }
   const { values, positionals } = parsed;
   let storage = storageOf(values["data-dir"], values["database-url"], env.DATABASE_URL, values["database-schema"]);
@@ -149,7 +167,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
   let command: ServerArgs["command"] = { kind: "serve" };
   if (worldCommand) {
     if (positionals.length !== 1 || positionals[0] === "") throw new UsageError(`${worldCommand} needs one FILE, such as: playfield-server ${worldCommand} world.jsonl --data-dir ./data`);
-    const serving = (["port", "host", "web-origin", "demo", "shutdown-timeout", "redis-url", "redis-prefix"] as const).find((name) => values[name] !== undefined);
+    const serving = (["port", "host", "public-url", "dev", "web-origin", "demo", "shutdown-timeout", "redis-url", "redis-prefix"] as const).find((name) => values[name] !== undefined);
     if (serving) throw new UsageError(`--${serving} is an option of the server, not of ${worldCommand}`);
     if (storage.kind === "memory") {
       throw new UsageError(`${worldCommand} needs --data-dir or --database-url (or DATABASE_URL): ${worldCommand === "export"
@@ -165,6 +183,8 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     command,
     port: values.port !== undefined ? portOf(values.port, "--port") : env.PORT ? portOf(env.PORT, "PORT") : 8080,
     host,
+    publicUrl: publicUrlOf(values["public-url"], env.PLAYFIELD_PUBLIC_URL),
+    environment: environmentOf(values.dev === true || values.demo === true, env.PLAYFIELD_ENV),
     webOrigins: (values["web-origin"] ?? []).map(originOf),
     trustedProxies: (values["trusted-proxy"] ?? []).map(proxyOf),
     demo: values.demo ?? false,
@@ -173,6 +193,48 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     shutdownTimeoutMs: values["shutdown-timeout"] !== undefined ? secondsOf(values["shutdown-timeout"], "--shutdown-timeout") * 1000 : 10_000,
   };
 }
+
+/** --dev and --demo choose development; else PLAYFIELD_ENV; else production. */
+function environmentOf(dev: boolean, envValue: string | undefined): Environment {
+  if (dev) return "development";
+  if (envValue === undefined || envValue === "") return "production";
+  if (envValue === "production" || envValue === "development" || envValue === "test") return envValue;
+  throw new UsageError(`PLAYFIELD_ENV must be production, development or test, got ${JSON.stringify(envValue)}`);
+}
+
+/** An http(s) URL with no query, fragment or credentials; kept without a trailing slash. */
+function publicUrlOf(flag: string | undefined, envValue: string | undefined): string | null {
+  const text = flag ?? (envValue || undefined);
+  if (text === undefined) return null;
+  const from = flag !== undefined ? "--public-url" : "PLAYFIELD_PUBLIC_URL";
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    // refused below
+  }
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+    throw new UsageError(`${from} must be an http:// or https:// URL with no query, such as https://play.example; got ${JSON.stringify(text)}`);
+  }
+  return url.href.replace(/\/$/, "");
+}
+
+/**
+ * `npm start --port 9000` (without `--`): npm takes `--port` as a setting
+ * of its own (npm_config_port=true) and passes `9000` on alone. Say so.
+ */
+function npmSwallowedHint(message: string, env: Record<string, string | undefined>): string {
+  const stray = /^Unexpected argument '(.*?)'/s.exec(message)?.[1];
+  if (stray === undefined || env.npm_lifecycle_event === undefined) return "";
+  const taken = Object.keys(env).find((key) => key.startsWith("npm_config_") && env[key] === "true" && SERVER_FLAGS.has(key.slice(11).replaceAll("_", "-")));
+  if (taken === undefined) return "";
+  const flag = `--${taken.slice(11).replaceAll("_", "-")}`;
+  return `. npm took ${flag} ${stray} as its own setting: put -- before the server's options, as in npm ${env.npm_lifecycle_event} -- ${flag} ${stray}`;
+}
+
+/** The flags that take a value (those npm can take for itself). */
+const SERVER_FLAGS = new Set(["port", "host", "public-url", "web-origin", "trusted-proxy", "data-dir", "database-url", "database-schema", "database-listen-url",
+  "database-prepare", "database-pool-size", "redis-url", "redis-prefix", "shutdown-timeout"]);
 
 /** The flags choose; DATABASE_URL counts only when neither is given. */
 function storageOf(dataDir: string | undefined, databaseUrl: string | undefined, envUrl: string | undefined, schema: string | undefined): StorageChoice {

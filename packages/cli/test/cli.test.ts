@@ -5,12 +5,36 @@ import { runServer, startServerProcess } from "./server-process.js";
 
 describe("playfield-server's arguments", () => {
   it("should read PORT and HOST as defaults, and the options over them", () => {
-    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", webOrigins: [], trustedProxies: [], demo: false, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
+    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", publicUrl: null, environment: "production", webOrigins: [], trustedProxies: [], demo: false, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
     expect(parseServerArgs([], { PORT: "9000", HOST: "0.0.0.0" })).toMatchObject({ port: 9000, host: "0.0.0.0" });
     expect(parseServerArgs(["--shutdown-timeout", "2.5"], {}).shutdownTimeoutMs).toBe(2_500);
     expect(parseServerArgs(["--trusted-proxy", "10.0.0.2", "--trusted-proxy", "fd00::1"], {}).trustedProxies).toEqual(["10.0.0.2", "fd00::1"]);
     expect(parseServerArgs(["--port", "0", "--web-origin", "https://game.example", "--web-origin", "http://localhost:3000", "--demo"], { PORT: "9000" }))
-      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", webOrigins: ["https://game.example", "http://localhost:3000"], trustedProxies: [], demo: true, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
+      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", publicUrl: null, environment: "development", webOrigins: ["https://game.example", "http://localhost:3000"], trustedProxies: [], demo: true, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
+  });
+
+  it("should run in production unless --dev, --demo or PLAYFIELD_ENV say otherwise", () => {
+    expect(parseServerArgs([], {}).environment).toBe("production");
+    expect(parseServerArgs(["--dev"], {}).environment).toBe("development");
+    expect(parseServerArgs(["--demo"], { PLAYFIELD_ENV: "production" }).environment).toBe("development");
+    expect(parseServerArgs([], { PLAYFIELD_ENV: "test" }).environment).toBe("test");
+    expect(parseServerArgs([], { PLAYFIELD_ENV: "" }).environment).toBe("production");
+    expect(() => parseServerArgs([], { PLAYFIELD_ENV: "prod" })).toThrow('PLAYFIELD_ENV must be production, development or test, got "prod"');
+  });
+
+  it("should take the public URL from --public-url or PLAYFIELD_PUBLIC_URL, an http(s) URL with no query", () => {
+    expect(parseServerArgs(["--public-url", "https://play.example/"], {}).publicUrl).toBe("https://play.example");
+    expect(parseServerArgs([], { PLAYFIELD_PUBLIC_URL: "https://play.example/game" }).publicUrl).toBe("https://play.example/game");
+    expect(parseServerArgs(["--public-url", "http://a.example"], { PLAYFIELD_PUBLIC_URL: "https://b.example" }).publicUrl).toBe("http://a.example");
+    for (const bad of ["ftp://play.example", "https://play.example/?x=1", "play.example", "https://u:p@play.example"]) {
+      expect(() => parseServerArgs(["--public-url", bad], {})).toThrow(/^--public-url must be an http:\/\/ or https:\/\/ URL with no query/);
+    }
+  });
+
+  it("should say when npm took a flag for itself (npm start --port 9000, without --)", () => {
+    const npm = { npm_lifecycle_event: "start", npm_config_port: "true" };
+    expect(() => parseServerArgs(["9000"], npm)).toThrow(/npm took --port 9000 as its own setting: put -- before the server's options, as in npm start -- --port 9000$/);
+    expect(() => parseServerArgs(["9000"], {})).toThrow(/^Unexpected argument '9000'\. This command does not take positional arguments$/);
   });
 
   it("should keep the data in memory, a data folder, or on PostgreSQL (the flag over DATABASE_URL)", () => {
@@ -144,11 +168,33 @@ describe("playfield-server (the command behind npm start)", () => {
     expect((await server.exited).code).toBe(0);
   }, 30_000);
 
+  it("should run bare as a production server that says so, pays no sandbox top-up and serves no admin page", async () => {
+    const server = await startServerProcess([], { PLAYFIELD_ENV: "" });
+    try {
+      expect(server.lines[0]).toMatch(/^Playfield server \(production, in memory, pid \d+\) listening on /);
+      const post = (path: string, body: object, token?: string) => fetch(`${server.url}/svc.platform.v1.${path}`, {
+        method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body),
+      });
+      const { accessToken } = await (await post("IdentityService/SignUp", { username: "bare_one", password: "a long password", birthdate: "1990-01-01" })).json() as { accessToken: string };
+      const topUp = await post("EconomyService/StartTopUp", { packId: "pack_400", method: "sandbox" }, accessToken);
+      expect(await topUp.json()).toMatchObject({ code: "failed_precondition", message: expect.stringMatching(/^method: sandbox is not configured/) });
+      expect((await fetch(`${server.url}/admin/reports`)).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it("should refuse to serve beyond loopback without a public URL, saying what to set", async () => {
+    const { code, stderr } = await runServer(["--host", "0.0.0.0"]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^playfield-server: listening on 0\.0\.0\.0 serves beyond loopback: set the address players reach the server at \(--public-url or PLAYFIELD_PUBLIC_URL/);
+  }, 30_000);
+
   it("should say which database it cannot reach and why, with no stack and no password", async () => {
     // Port 1 on loopback: nothing listens there, so the connection is refused at once.
     const { code, stderr } = await runServer(["--database-url", "postgres://postgres:secret@127.0.0.1:1/x"]);
     expect(code).toBe(1);
-    expect(stderr).toBe("playfield-server: cannot open the storage (on PostgreSQL at postgres://postgres:***@127.0.0.1:1/x): connect ECONNREFUSED 127.0.0.1:1\n");
+    expect(stderr).toBe("playfield-server: cannot open the storage (on PostgreSQL at postgres://postgres:***@127.0.0.1:1/x, schema public): connect ECONNREFUSED 127.0.0.1:1\n");
   }, 30_000);
 
   it("should say which port is taken and how to choose another", async () => {

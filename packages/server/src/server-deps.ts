@@ -27,6 +27,12 @@ export interface ServerConfig {
   chatRate: RateRule | null;
   /** Addresses of the load balancers or proxies whose `X-Forwarded-For` names the caller (sign-in throttles key on it); none by default. */
   trustedProxies: ReadonlySet<string>;
+  /**
+   * The address players reach this server at (`https://play.example`), which every URL the server hands out
+   * (realtime, signalling, checkout) is built from — never a request's `Host`. Null until known: `listen` sets
+   * the bound address on loopback; a server called in process hands out URLs relative to itself.
+   */
+  publicUrl: string | null;
 }
 
 /** The injected parts a service implementation uses. */

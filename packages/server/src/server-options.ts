@@ -56,9 +56,15 @@ export interface ServerOptions {
    * per-address sign-in throttle counts each caller, not the proxy. Default none: the socket's address.
    */
   trustedProxies?: readonly string[];
+  /**
+   * The address players reach this server at, such as `https://play.example` (a path prefix is kept): the realtime,
+   * signalling and checkout URLs are built from it. Default: the listening address when `listen` binds a loopback
+   * host (it refuses any other host without one); relative URLs for a server called in process.
+   */
+  publicUrl?: string;
   /** Check every answer against its schema: on except in production (a server bug becomes `internal`, not a malformed answer). */
   validateResponses?: boolean;
-  /** Opens GET /admin/reports with `Authorization: Bearer <operatorToken>`; without one the page is served only outside production. */
+  /** Opens GET /admin/reports with `Authorization: Bearer <operatorToken>`, in every environment; without one the page does not exist (404). */
   operatorToken?: string;
   /** Datastore limits; default 300 + 40 × players calls a minute, 500 MB + 1 MB × players seen, 30 days of old values. */
   datastore?: Partial<DatastoreLimits>;
@@ -66,6 +72,15 @@ export interface ServerOptions {
   readinessChecks?: readonly ReadinessCheck[];
   /** Called with every failure that answered `internal`, and every failure of background work (presence announcements, session sweeps, realtime handlers). Default: console.error. */
   onInternalError?: (error: unknown) => void;
+}
+
+/** An http(s) URL without query or fragment, kept without its trailing slash. */
+function publicUrlOf(text: string): string {
+  const url = new URL(text);
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "") {
+    throw new TypeError(`publicUrl must be an http:// or https:// URL with no query, such as https://play.example; got ${JSON.stringify(text)}`);
+  }
+  return url.href.replace(/\/$/, "");
 }
 
 /** The configuration a server runs with: the options over the defaults. */
@@ -85,5 +100,6 @@ export function resolveConfig(options: Omit<ServerOptions, "storage">): ServerCo
     datastore: { ...DEFAULT_DATASTORE_LIMITS, ...options.datastore },
     chatRate: resolveChatRate(options.chatRate, environment),
     trustedProxies: trustedProxySet(options.trustedProxies ?? []),
+    publicUrl: options.publicUrl === undefined ? null : publicUrlOf(options.publicUrl),
   };
 }

@@ -31,7 +31,8 @@ export async function testServer(kind: TransportKind, options: ServerOptions = {
   const lease = await leaseStorage();
   const withStorage: ServerOptions = { storage: lease.storage, ...options };
   if (kind === "in-process") {
-    const server = createMemoryServer(withStorage);
+    // The address the tests call it at, so the URLs it hands out (checkout, signalling) are absolute, as on a port.
+    const server = createMemoryServer({ publicUrl: "http://playfield.test", ...withStorage });
     return {
       server,
       baseUrl: "http://playfield.test",

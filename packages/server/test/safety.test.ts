@@ -83,11 +83,11 @@ describe.each(TRANSPORTS)("SafetyService (%s)", (kind) => {
   });
 
   describe("admin page", () => {
-    it("should list open reports as HTML outside production, escaped", async () => {
-      await using t = await testServer(kind);
+    it("should list open reports as HTML to the operator, escaped", async () => {
+      await using t = await testServer(kind, { operatorToken: "op-secret" });
       const [ada, bob] = await members(t, 2);
       await ada!.client.safety.reportPlayer({ userId: bob!.user.userId, category: "other", details: "<script>x</script>" });
-      const page = await t.fetch(new URL("/admin/reports", t.baseUrl));
+      const page = await t.fetch(new URL("/admin/reports", t.baseUrl), { headers: { authorization: "Bearer op-secret" } });
       expect(page.status).toBe(200);
       expect(page.headers.get("content-type")).toContain("text/html");
       const html = await page.text();
@@ -95,13 +95,16 @@ describe.each(TRANSPORTS)("SafetyService (%s)", (kind) => {
       expect(html).not.toContain("<script>x");
     });
 
-    it("should need the operator token when one is configured, and not exist in production without one", async () => {
+    it("should need the operator token, and not exist without one in any environment", async () => {
       await using guarded = await testServer(kind, { operatorToken: "op-secret" });
       expect((await guarded.fetch(new URL("/admin/reports", guarded.baseUrl))).status).toBe(401);
+      expect((await guarded.fetch(new URL("/admin/reports", guarded.baseUrl), { headers: { authorization: "Bearer op-secreT" } })).status).toBe(401);
       const ok = await guarded.fetch(new URL("/admin/reports", guarded.baseUrl), { headers: { authorization: "Bearer op-secret" } });
       expect(ok.status).toBe(200);
-      await using production = await testServer(kind, { environment: "production" });
-      expect((await production.fetch(new URL("/admin/reports", production.baseUrl))).status).toBe(404);
+      for (const environment of ["production", "development", "test"] as const) {
+        await using open = await testServer(kind, { environment });
+        expect((await open.fetch(new URL("/admin/reports", open.baseUrl))).status).toBe(404);
+      }
     });
   });
 });

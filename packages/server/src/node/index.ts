@@ -2,7 +2,7 @@
  * `@playfield/server/node`: the server on Node's http and ws.
  * @module
  */
-export { listen, startServer, type ListenOptions, type StartServerOptions, type StartedServer } from "./start-server.js";
+export { listen, startServer, PublicUrlRequiredError, type ListenOptions, type StartServerOptions, type StartedServer } from "./start-server.js";
 export { SHUTDOWN_TIMEOUT_MS } from "./drain-server.js";
 export { nodeHttpAdapter, type NodeApp } from "./node-http-adapter.js";
 export { websocketAdapter, type WebSocketAdapter, type WebSocketAdapterOptions } from "./websocket-adapter.js";

@@ -12,7 +12,7 @@ import { websocketAdapter, type WebSocketAdapter, type WebSocketAdapterOptions }
 export interface ListenOptions {
   /** Default 8080; 0 picks a free port. */
   port?: number;
-  /** Default 127.0.0.1. */
+  /** Default 127.0.0.1. Any host beyond loopback needs the server's `publicUrl` ({@link PublicUrlRequiredError}). */
   host?: string;
   /** The realtime WebSocket at `GET /realtime` (ping interval, backpressure limits). */
   websocket?: WebSocketAdapterOptions;
@@ -51,6 +51,8 @@ export type StartedServer<S extends Server = Server> = S & {
  */
 export async function listen<S extends Server>(server: S, options: ListenOptions = {}): Promise<StartedServer<S>> {
   const { port = 8080, host = "127.0.0.1", websocket, sessionSweepMs = 15_000 } = options;
+  const { config } = server.deps;
+  if (config.publicUrl === null && !isLoopback(host)) throw new PublicUrlRequiredError(host);
   await server.deps.storage.init(tables.allTables);
   const http = createHttpServer(nodeHttpAdapter(server));
   const realtime = websocketAdapter(http, server.deps, websocket);
@@ -61,6 +63,8 @@ export async function listen<S extends Server>(server: S, options: ListenOptions
   });
   const address = http.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  // On loopback the bound address is the one players (this machine's) reach: it is known only now (port 0).
+  config.publicUrl ??= `http://${shownHost}:${address.port}`;
   // Silent members are dropped on a timer too, so rosters shrink while nobody calls.
   const sweeper = sessionSweepMs > 0
     ? setInterval(() => { sweepSessions(server.deps).catch((error: unknown) => server.deps.onInternalError(error)); }, sessionSweepMs)
@@ -76,6 +80,24 @@ export async function listen<S extends Server>(server: S, options: ListenOptions
       return drainServer(http, realtime, server.lifecycle, timeoutMs, (error) => server.deps.onInternalError(error));
     },
   };
+}
+
+/**
+ * Serving beyond loopback without a configured public address: the URLs the
+ * server hands out (realtime, signalling, checkout) would have nothing but a
+ * request's `Host` to go on, which anyone can forge.
+ */
+export class PublicUrlRequiredError extends Error {
+  override readonly name = "PublicUrlRequiredError";
+  constructor(readonly host: string) {
+    super(`listening on ${host} serves beyond loopback: set the address players reach the server at `
+      + "(--public-url or PLAYFIELD_PUBLIC_URL, such as https://play.example; the publicUrl option in code)");
+  }
+}
+
+/** 127.0.0.0/8, ::1 and localhost: addresses only this machine reaches. */
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /**

@@ -13,6 +13,9 @@ export interface PaymentProvider {
   label: string;
   /** Null when configured on this server; otherwise why not (shown to clients). */
   unavailableReason(deps: ServerDeps): string | null;
-  /** The URL the buyer opens to pay, for an order just stored as `pending`. */
+  /**
+   * The URL the buyer opens to pay, for an order just stored as `pending`. `origin` is this server's configured
+   * public address (`publicUrl`; "" when it has none, for a URL relative to the server), never a request's `Host`.
+   */
   checkoutUrl(order: TopUpOrderRow, origin: string): string;
 }

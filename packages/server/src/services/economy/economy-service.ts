@@ -1,5 +1,4 @@
 import { fail, tables, transactAfterReads, type EconomyService, type ItemKind, type ItemRow, type TopUpOrderRow } from "@playfield/core";
-import type { HandlerContext } from "../../rpc/handler-context.js";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { CREDIT_PACKS, LIST_DEFAULT } from "./config.js";
@@ -8,15 +7,6 @@ import { nextSeq, settledWallet, walletView } from "./ledger.js";
 import { providerOf } from "../../ports/payments/index.js";
 import { inTurn } from "../turns.js";
 import { buyInTransaction, readSalesShards } from "./buy-item.js";
-
-/** The origin of this server as the caller reached it, for absolute checkout URLs. */
-function originOf(ctx: HandlerContext): string {
-  const host = ctx.header("host");
-  // Only a plain host[:port] is trusted into a URL; anything else falls back.
-  if (!host || !/^[A-Za-z0-9.\-[\]:]{1,255}$/.test(host)) return "http://localhost";
-  const proto = ctx.header("x-forwarded-proto") === "https" ? "https" : "http";
-  return `${proto}://${host}`;
-}
 
 /** EconomyService: wallet, credit packs and top-ups, items, buying, inventory. */
 export const economyService: ServiceImpl<typeof EconomyService> = {
@@ -69,7 +59,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
       completedAt: null,
     };
     await deps.storage.transact((tx) => tx.put(tables.topUpOrders, order));
-    return { orderId: order.id, checkoutUrl: provider.checkoutUrl(order, originOf(ctx)), status: order.status };
+    return { orderId: order.id, checkoutUrl: provider.checkoutUrl(order, ctx.deps.config.publicUrl ?? ""), status: order.status };
   },
 
   async listItems(req, ctx) {

@@ -61,20 +61,18 @@ export function renderReportsPage(reports: QueuedReport[], status: string): stri
 }
 
 /**
- * GET /admin/reports. Outside production it is open (local builds, tests);
- * in production it answers only `Authorization: Bearer <operatorToken>`,
- * and without a configured token it does not exist (404).
+ * GET /admin/reports: only with `Authorization: Bearer <operatorToken>`, in
+ * every environment (a development server reachable from a network is
+ * still reachable); without a configured token it does not exist (404).
  */
 export function adminReportsRoute(deps: ServerDeps, operatorToken: string | undefined): RawRoute {
   const reports = createReportsOperator(deps);
   return async (request): Promise<RouteAnswer | null> => {
     if (request.method !== "GET" || request.path !== "/admin/reports") return null;
-    if (deps.config.environment === "production" || operatorToken) {
-      if (!operatorToken) return { status: 404, headers: { "content-type": "text/plain" }, body: "not found" };
-      // Compared as hashes, so the time taken says nothing about the token.
-      if (deps.hashSecret(request.header("authorization") ?? "") !== deps.hashSecret(`Bearer ${operatorToken}`)) {
-        return { status: 401, headers: { "content-type": "text/plain", "www-authenticate": "Bearer" }, body: "operator token required" };
-      }
+    if (!operatorToken) return { status: 404, headers: { "content-type": "text/plain" }, body: "not found" };
+    // Compared as hashes, so the time taken says nothing about the token.
+    if (deps.hashSecret(request.header("authorization") ?? "") !== deps.hashSecret(`Bearer ${operatorToken}`)) {
+      return { status: 401, headers: { "content-type": "text/plain", "www-authenticate": "Bearer" }, body: "operator token required" };
     }
     const status = request.query.get("status") === "resolved" ? "resolved" : "open";
     const html = renderReportsPage(await reports.list({ status, limit: 500 }), status);

@@ -1,5 +1,6 @@
 import { compareCandidates, fail, mintClaims, tables, TokenType, type SessionService } from "@playfield/core";
 import type { HandlerContext } from "../../rpc/handler-context.js";
+import { realtimeUrl } from "../../routes/realtime-url.js";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso, userSummary } from "../identity/accounts.js";
 import { visibleExperience } from "./access.js";
@@ -10,14 +11,9 @@ import { areFriends, friendIds } from "../social/graph.js";
 /** The most sessions ListSessions answers. */
 const MAX_LISTED = 100;
 
-/** The realtime address peer sessions signal through. */
+/** The realtime address peer sessions signal through: configured, never taken from the request. */
 function signallingUrl(ctx: HandlerContext): string {
-  const configured = ctx.deps.sessions.signallingUrl;
-  if (configured) return configured;
-  const host = ctx.header("host");
-  if (!host) return "/realtime";
-  const secure = ctx.header("x-forwarded-proto") === "https";
-  return `${secure ? "wss" : "ws"}://${host}/realtime`;
+  return ctx.deps.sessions.signallingUrl ?? realtimeUrl(ctx.deps.config);
 }
 
 /** SessionService: joining games (matchmaking), heartbeats, rosters, invites. */

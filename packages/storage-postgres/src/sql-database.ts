@@ -36,6 +36,8 @@ export interface WholeMessage {
   statements: Sql[];
   /** The statements it prepares on the connection (`PreparedStatements.write`), forgotten if it fails or does not run. */
   fresh: string[];
+  /** It writes nothing that must outlive a crash (a read-only transaction, a NOTIFY): its answer waits for no disk. */
+  readOnly?: boolean;
 }
 
 /** A database: sessions on connections of their own. */

@@ -321,7 +321,7 @@ async function runOnce<T>(
   database: SqlDatabase, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined,
   mode: TxMode, sizes: BucketSizes, rows: RowCacheOf | undefined, run: RunCopies,
 ): Promise<Outcome<T>> {
-  const pipeline = new Pipeline(database, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce, beginBefore: BEGIN_BEFORE });
+  const pipeline = new Pipeline(database, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, readOnly: mode.readOnly, commitFirst: mode.readOnce, beginBefore: BEGIN_BEFORE });
   try {
     // A database that sends no whole transactions together gains nothing from a connection taken late; and on PGlite
     // (one connection, taking turns) a transaction that holds it from its start never finds its copies made stale by

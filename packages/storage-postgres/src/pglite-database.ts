@@ -3,6 +3,7 @@
  * WebAssembly, in this process, with one connection. Sessions take turns.
  */
 import { PGlite } from "@electric-sql/pglite";
+import { isFolder, syncedPglite } from "./pglite-disk.js";
 import { PreparedStatements } from "./prepared-statements.js";
 import { createQueue, type SqlDatabase } from "./sql-database.js";
 import { simpleTexts, type Sql } from "./sql-statement.js";
@@ -12,20 +13,30 @@ const preparedOf = new WeakMap<PGlite, PreparedStatements>();
 
 /**
  * A database on a PGlite instance: the caller's, or a new one in `dataDir`
- * (a folder, created when missing) or in memory when none is given.
+ * (a folder, created when missing; its commits reach the disk before they
+ * return: pglite-disk.ts) or in memory when none is given.
  *
  * @example
  * const database = pgliteDatabase("./data");
  */
 export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
-  const db = source instanceof PGlite ? source : new PGlite(source);
+  let db: PGlite;
+  /** Settled once a folder's instance syncs its commits: no session before. */
+  let synced: Promise<void> | undefined;
+  if (source instanceof PGlite) db = source;
+  else if (isFolder(source)) {
+    ({ db, synced } = syncedPglite(source));
+    // Its failure goes to every session; not unhandled when none comes.
+    synced.catch(() => undefined);
+  } else db = new PGlite(source);
   const turns = createQueue();
   let prepared = preparedOf.get(db);
   if (prepared === undefined) preparedOf.set(db, prepared = new PreparedStatements());
   return {
     kind: "pglite",
     oneProcess: true,
-    session: (fn) => turns(() => {
+    session: (fn) => turns(async () => {
+      await synced;
       const queue = createQueue();
       return fn({
         prepared,

@@ -23,9 +23,10 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
   let db: PGlite;
   /** Settled once a folder's instance syncs its commits: no session before. */
   let synced: Promise<void> | undefined;
+  let durable: (() => Promise<void>) | undefined;
   if (source instanceof PGlite) db = source;
   else if (isFolder(source)) {
-    ({ db, synced } = syncedPglite(source));
+    ({ db, synced, durable } = syncedPglite(source));
     // Its failure goes to every session; not unhandled when none comes.
     synced.catch(() => undefined);
   } else db = new PGlite(source);
@@ -48,6 +49,7 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
         batch: (statements) => queue(() => batch(db, statements)),
       });
     }),
+    durable,
     close: () => turns(() => db.close()),
   };
 }

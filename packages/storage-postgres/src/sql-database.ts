@@ -61,6 +61,12 @@ export interface SqlDatabase {
    * behind one that failed did not run, and goes again.
    */
   whole?<Row = Record<string, unknown>>(compose: (prepared: PreparedStatements | undefined) => WholeMessage): Promise<Row[][]>;
+  /**
+   * Settles once every commit made so far is on disk, where a commit returns
+   * before (PGlite in a folder: pglite-disk.ts). Called before answering
+   * anything that wrote; absent where a commit returns once on disk.
+   */
+  durable?(): Promise<void>;
   /** Closes every connection; sessions already running finish first. */
   close(): Promise<void>;
   /** No other process can write this database (PGlite): a process that knows its own writes knows them all. */

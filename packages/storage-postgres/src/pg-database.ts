@@ -166,7 +166,7 @@ function listenOn(config: pg.ClientConfig, route: NoticeRoute, channel: string, 
     async notify(payload) {
       // The values written in: a text, which goes as it is in a write of whole transactions, or as one simple query.
       const notify = `SELECT pg_notify(${literal(channel)}, ${literal(payload)})`;
-      if (route.whole !== undefined) await route.whole.send(() => ({ statements: ["BEGIN", notify, "COMMIT"], fresh: [] }));
+      if (route.whole !== undefined) await route.whole.send(() => ({ statements: ["BEGIN", notify, "COMMIT"], fresh: [], readOnly: true }));
       else await (listening ?? route.pool).query(notify);
     },
     async stop() {

@@ -4,6 +4,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { lockDataDir } from "./data-dir-lock.js";
+import { isFolder, syncedPglite } from "./pglite-disk.js";
 import { PreparedStatements } from "./prepared-statements.js";
 import { createQueue, type SqlDatabase } from "./sql-database.js";
 import { simpleTexts, type Sql } from "./sql-statement.js";
@@ -14,22 +15,33 @@ const preparedOf = new WeakMap<PGlite, PreparedStatements>();
 /**
  * A database on a PGlite instance: the caller's, or a new one in `dataDir`
  * (a folder, created when missing, held by this process until close:
- * {@link lockDataDir}) or in memory when none is given.
+ * {@link lockDataDir}; its commits reach the disk before they return:
+ * pglite-disk.ts) or in memory when none is given.
  *
  * @example
  * const database = pgliteDatabase("./data");
  */
 export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
   // A folder's lock comes first: PGlite must not open a folder another process writes.
-  const lock = typeof source === "string" && !source.includes("://") ? lockDataDir(source) : null;
-  const db = source instanceof PGlite ? source : new PGlite(source);
+  const lock = typeof source === "string" && isFolder(source) ? lockDataDir(source) : null;
+  let db: PGlite;
+  /** Settled once a folder's instance syncs its commits: no session before. */
+  let synced: Promise<void> | undefined;
+  let durable: (() => Promise<void>) | undefined;
+  if (source instanceof PGlite) db = source;
+  else if (isFolder(source)) {
+    ({ db, synced, durable } = syncedPglite(source));
+    // Its failure goes to every session; not unhandled when none comes.
+    synced.catch(() => undefined);
+  } else db = new PGlite(source);
   const turns = createQueue();
   let prepared = preparedOf.get(db);
   if (prepared === undefined) preparedOf.set(db, prepared = new PreparedStatements());
   return {
     kind: "pglite",
     oneProcess: true,
-    session: (fn) => turns(() => {
+    session: (fn) => turns(async () => {
+      await synced;
       const queue = createQueue();
       return fn({
         prepared,
@@ -41,6 +53,7 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
         batch: (statements) => queue(() => batch(db, statements)),
       });
     }),
+    durable,
     close: () => turns(async () => {
       await db.close();
       lock?.release();

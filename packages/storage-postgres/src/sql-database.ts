@@ -36,6 +36,8 @@ export interface WholeMessage {
   statements: Sql[];
   /** The statements it prepares on the connection (`PreparedStatements.write`), forgotten if it fails or does not run. */
   fresh: string[];
+  /** It writes nothing that must outlive a crash (a read-only transaction, a NOTIFY): its answer waits for no disk. */
+  readOnly?: boolean;
 }
 
 /** A database: sessions on connections of their own. */
@@ -59,6 +61,12 @@ export interface SqlDatabase {
    * behind one that failed did not run, and goes again.
    */
   whole?<Row = Record<string, unknown>>(compose: (prepared: PreparedStatements | undefined) => WholeMessage): Promise<Row[][]>;
+  /**
+   * Settles once every commit made so far is on disk, where a commit returns
+   * before (PGlite in a folder: pglite-disk.ts). Called before answering
+   * anything that wrote; absent where a commit returns once on disk.
+   */
+  durable?(): Promise<void>;
   /** Closes every connection; sessions already running finish first. */
   close(): Promise<void>;
   /** No other process can write this database (PGlite): a process that knows its own writes knows them all. */

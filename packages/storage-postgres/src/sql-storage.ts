@@ -99,6 +99,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
     const missing = defs.filter((def) => layoutOf(def) === undefined);
     if (missing.length === 0 && migrated) return;
     const layouts = await database.session((session) => ensureTables(session, schema, missing, sizes));
+    await database.durable?.();
     migrated = true;
     for (const layout of layouts) known.set(layout.def.name, layout);
   });
@@ -130,6 +131,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
       for (const row of run.written) rows!.cache.wrote(row.write, outcome.kind === "done" ? row.row : undefined, row.text);
       if (outcome.kind === "done") {
         if (run.written.length > 0) rows?.notices?.add(run.written.map((row) => [row.table, row.id]));
+        if (!mode.readOnly) await database.durable?.();
         return outcome.value;
       }
       if (outcome.kind === "failed") throw outcome.error;
@@ -182,6 +184,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
         ]);
         await session.query(`WITH ${deletes.join(", ")} SELECT 1`);
       });
+      await database.durable?.();
       await rows?.dropAll();
     },
     // Copies of the stored rows, keys included, for test suites that seed once and restore before each case.
@@ -189,6 +192,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
     async restore(snapshot) {
       await ensure([]);
       await database.session((session) => restoreSnapshot(session, schema, snapshot, sizes));
+      await database.durable?.();
       await rows?.dropAll();
     },
     async load(named, fill) {
@@ -199,6 +203,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
         if (!table) throw new Error(`load: table ${def.name} is not among the tables the load names`);
         return table;
       }, fill));
+      await database.durable?.();
       await rows?.dropAll();
     },
     async close() {
@@ -321,7 +326,7 @@ async function runOnce<T>(
   database: SqlDatabase, fn: (tx: Tx) => Promise<T>, layoutOf: (def: TableDef<unknown>) => TableLayout | undefined,
   mode: TxMode, sizes: BucketSizes, rows: RowCacheOf | undefined, run: RunCopies,
 ): Promise<Outcome<T>> {
-  const pipeline = new Pipeline(database, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, commitFirst: mode.readOnce, beginBefore: BEGIN_BEFORE });
+  const pipeline = new Pipeline(database, { begin: mode.readOnly ? BEGIN_READ_ONLY : BEGIN, readOnly: mode.readOnly, commitFirst: mode.readOnce, beginBefore: BEGIN_BEFORE });
   try {
     // A database that sends no whole transactions together gains nothing from a connection taken late; and on PGlite
     // (one connection, taking turns) a transaction that holds it from its start never finds its copies made stale by

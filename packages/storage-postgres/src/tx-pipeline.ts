@@ -63,6 +63,8 @@ export interface Statement {
 export interface PipelineOptions {
   /** The BEGIN statement (isolation level, read only). */
   begin: string;
+  /** The transaction writes nothing (its BEGIN says READ ONLY): its whole message waits for no disk. */
+  readOnly: boolean;
   /** Commit with the first message (a read-only transaction that expects to read once). */
   commitFirst: boolean;
   /** The BEGIN of the read-only transaction of the reads before this one (`runBefore`). */
@@ -256,7 +258,7 @@ export class Pipeline {
   private compose(
     prepared: PreparedStatements | undefined, before: readonly Statement[], batch: readonly Statement[], first: boolean, commit: boolean,
   ): WholeMessage & { answers: number[] } {
-    const message = { statements: [] as Sql[], fresh: [] as string[], answers: [] as number[] };
+    const message = { statements: [] as Sql[], fresh: [] as string[], answers: [] as number[], readOnly: this.options.readOnly };
     try {
       this.fill(message, prepared, before, batch, first, commit);
     } catch (error) {

@@ -1,11 +1,9 @@
 /*
  * Transactions that are one message whole (`BEGIN; …; COMMIT`), of many
  * callers, in one write to one connection (docs/storage.md, "Whole
- * transactions in one write"). Each message Node writes to PostgreSQL
- * costs both sides more than the short statements in it (a socket write, a
- * wake-up of the other process, a read): replayed by pgbench on this
- * project's machine, five Datastore Sets per message cost the database half
- * the CPU per call that one per message does.
+ * transactions in one write", with the figures). Each message Node writes
+ * to PostgreSQL costs both sides more than the short statements in it (a
+ * socket write, a wake-up of the other process, a read).
  *
  * Messages wait in a queue; a sender takes a connection from the pool, then
  * everything queued (up to MAX_PER_WRITE), and sends it as one message
@@ -21,6 +19,13 @@
  * first in the queue, written anew for the connection that takes them.
  * Statements are counted as their results come (one CommandComplete each)
  * to tell which transaction failed.
+ *
+ * Each COMMIT of a write goes without waiting for the disk (NO_WAIT), and
+ * the write ends with FLUSH, whose commit does wait, under the server's own
+ * `synchronous_commit`, for the log up to it, and so past every commit
+ * before it: one wait for the disk a write, not one a transaction, and no
+ * caller answered before that wait is over (docs/storage.md, "Durability").
+ * A write of read-only messages alone has nothing to wait for.
  */
 import type pg from "pg";
 import { runBound } from "./bound-statements.js";
@@ -124,11 +129,11 @@ export class WholeMessages {
     if (sent.length === 0) return undefined;
     // Last in the write: prepared here (after every message's statements), it cannot come before a DEALLOCATE ALL of theirs.
     const fresh: string[] = [];
-    writeControl(statements, FLUSH, prepared, fresh);
+    if (messages.some((message) => !message.readOnly)) writeControl(statements, FLUSH, prepared, fresh);
     this.writes++;
     const { results, error } = await runBound(client, statements);
     if (results.length < statements.length) prepared?.forget(fresh);
-    // Every commit is durable once the write's last statement completed; else once the commits are flushed here.
+    // Every commit is durable once the write's last statement (FLUSH) completed; else once the commits are flushed here.
     // The connection's own error (no SQLSTATE): what completed may not be durable, what had not may have run or not.
     const lost = results.length < statements.length && !hasSqlState(error);
     let unsure: unknown = lost ? error : undefined;
@@ -166,9 +171,12 @@ export class WholeMessages {
 
 /**
  * Before each transaction's COMMIT: its commit does not wait for the write-ahead log to reach the disk. None is
- * answered before the write's last statement, FLUSH, whose commit waits for the log up to it, and so for every commit
- * before it: one wait for the disk per write instead of one per transaction.
+ * answered before the write's last statement, FLUSH, has completed.
  */
 export const NO_WAIT = "SET LOCAL synchronous_commit = off";
-/** A transaction with an id (so its commit is logged and waited for), outside any block: the write's last statement. */
-export const FLUSH = "SELECT txid_current()";
+/**
+ * The write's last statement, a transaction of its own: it writes a record to the log (a logical decoding message,
+ * which nothing reads, in the transaction: it gets an id), so its commit waits for the disk (a transaction that wrote
+ * no record of its own, as `SELECT txid_current()`, commits without waiting: `RecordTransactionCommit` in xact.c).
+ */
+export const FLUSH = "SELECT pg_logical_emit_message(true, 'playfield', '')";

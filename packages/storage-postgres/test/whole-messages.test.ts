@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { survivesLostConnections } from "../src/pg-database.js";
 import { PreparedStatements } from "../src/prepared-statements.js";
 import { simpleTexts, type Sql } from "../src/sql-statement.js";
-import { WholeMessages } from "../src/whole-messages.js";
+import { FLUSH, WholeMessages } from "../src/whole-messages.js";
 import { adminQuery, dropSchema, freshSchema } from "./postgres-schema.js";
 
 const url = inject("postgresUrl");
@@ -151,13 +151,40 @@ describe.skipIf(url === null)("whole transactions in one write, on PostgreSQL", 
     // The first write: each COMMIT without waiting for the disk, the last statement waiting for all of them.
     expect(sent[0]!.split(";\n").filter((text) => text === "COMMIT")).toHaveLength(3);
     expect(sent[0]).not.toMatch(/(?<!SET LOCAL synchronous_commit = off);\nCOMMIT/);
-    expect(sent[0]!.endsWith(";\nSELECT txid_current()")).toBe(true);
+    expect(sent[0]!.endsWith(`;\n${FLUSH}`)).toBe(true);
     // It failed in its second transaction: the first's commit is flushed (with the rollback) before it is answered.
-    expect(sent[1]).toBe("sent ROLLBACK; SELECT txid_current()");
+    expect(sent[1]).toBe(`sent ROLLBACK; ${FLUSH}`);
     expect(events.indexOf(sent[1]!)).toBeLessThan(events.indexOf("answered 0"));
     // The third went again in a write of its own, answered after that write (which ends with the flush) completed.
-    expect(sent[2]!.endsWith(";\nSELECT txid_current()")).toBe(true);
+    expect(sent[2]!.endsWith(`;\n${FLUSH}`)).toBe(true);
     expect(events.indexOf(sent[2]!)).toBeLessThan(events.indexOf("answered 2"));
+  });
+
+  it("should end a write of read-only messages alone with no flush, and one with a writing message among them with it", async () => {
+    const texts: string[] = [];
+    const connect = pool.connect.bind(pool);
+    const watched = new WeakSet<pg.PoolClient>();
+    pool.connect = (async () => {
+      const client = await connect();
+      if (watched.has(client)) return client;
+      watched.add(client);
+      const query = client.query.bind(client) as (q: unknown) => unknown;
+      (client as { query: unknown }).query = (q: unknown) => {
+        if (typeof q !== "string") texts.push((q as { statements: Sql[] }).statements.flatMap(simpleTexts).join(";\n"));
+        return query(q);
+      };
+      return client;
+    }) as typeof pool.connect;
+    const read = () => ({ statements: ["BEGIN READ ONLY", `SELECT n FROM ${table("counter")}`, "COMMIT"], fresh: [], readOnly: true });
+    try {
+      await Promise.all([whole.send(read), whole.send(read)]);
+      await Promise.all([whole.send(read), whole.send(message("adds", 5, "read-then-write"))]);
+    } finally {
+      pool.connect = connect;
+    }
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).not.toContain(FLUSH);
+    expect(texts[1]!.endsWith(`;\n${FLUSH}`)).toBe(true);
   });
 
   it("should commit every message that succeeds exactly once, and none of one that fails, whatever the mix and the writes", async () => {

@@ -1,4 +1,5 @@
 import { MAX_STATE_DEPTH } from "../state/binary-state.js";
+import { MAX_TEXT_CHARS } from "../runtime/bounded-text.js";
 
 /**
  * The sandbox prelude: JavaScript that runs in each script's QuickJS context
@@ -34,6 +35,12 @@ const StringCtor = String;
 const ErrorCtor = Error;
 const mathFloor = Math.floor;
 const mathLog2 = Math.log2;
+const sliceString = StringCtor.prototype.slice;
+// Messages are cut here before the host reads them (the host cuts them
+// again to MAX_TEXT_CHARS, with a marker): a thrown message of megabytes
+// never crosses.
+const MAX_TEXT = ${2 * MAX_TEXT_CHARS};
+const cut = (text) => (text.length > MAX_TEXT ? apply(sliceString, text, [0, MAX_TEXT]) : text);
 
 const hide = (obj, key, value) => defineProperty(obj, key, { value, writable: true, configurable: true, enumerable: false });
 
@@ -275,8 +282,8 @@ let current = "module";
 const asyncFaults = [];
 const describe = (e) => {
   try {
-    if (e instanceof ErrorCtor) return (e instanceof StateError ? "" : (StringCtor(e.name) + ": ")) + StringCtor(e.message);
-    return "threw a non-Error value: " + (typeof e === "string" ? stringify(e.slice(0, 200)) : (typeof e === "object" ? (e === null ? "null" : "an object") : typeof e + " " + StringCtor(e)));
+    if (e instanceof ErrorCtor) return (e instanceof StateError ? "" : (cut(StringCtor(e.name)) + ": ")) + cut(StringCtor(e.message));
+    return "threw a non-Error value: " + (typeof e === "string" ? stringify(apply(sliceString, e, [0, 200])) : (typeof e === "object" ? (e === null ? "null" : "an object") : typeof e + " " + cut(StringCtor(e))));
   } catch (_) {
     return "threw a value that could not be described";
   }

@@ -42,11 +42,13 @@ export interface SandboxOptions {
  * SandboxApi is an in-script API offered by the embedding game: `source` is
  * a global function expression called once as `source(hostCall, charge)`
  * before the script runs; `hostCall(op, argsJson)` reaches `call`, which
- * answers JSON text and never throws.
+ * answers JSON text and never throws. `nowMs` is the host's simulated time
+ * of the call (the tick's, or the load's): what the script writes into its
+ * arguments is never taken as the time.
  */
 export interface SandboxApi {
   source: string;
-  call(op: string, argsJson: string): string;
+  call(op: string, argsJson: string, nowMs: number): string;
 }
 
 /** A fault of one handler call. */
@@ -112,6 +114,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const handles: QuickJSHandle[] = [];
   let isBroken = false;
   let committed = "{}";
+  /** The simulated time the host last gave the script (its load's, its tick's): the time of its calls into the game. */
+  let hostNow = options.epochMs;
   try {
     context = runtime.newContext();
     const ctx = context;
@@ -145,7 +149,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const api = keep(ctx.unwrapResult(apiResult));
     if (options.api) {
       const game = options.api;
-      const hostCall = keep(ctx.newFunction("hostCall", (op, json) => ctx.newString(game.call(ctx.getString(op), ctx.getString(json)))));
+      const hostCall = keep(ctx.newFunction("hostCall", (op, json) => ctx.newString(game.call(ctx.getString(op), ctx.getString(json), hostNow))));
       const setup = keep(ctx.unwrapResult(ctx.evalCode(game.source, "api.js", { type: "global", strict: true })));
       ctx.unwrapResult(ctx.callFunction(setup, ctx.undefined, hostCall, charge)).dispose();
     }
@@ -385,6 +389,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       },
       step(simNow, dt, events, budget) {
         const faults: HandlerFault[] = [];
+        hostNow = simNow;
         spentBefore = 0;
         meter.begin(budget);
         let going = true;
@@ -426,6 +431,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         return { fuelUsed, faults };
       },
       setNow(simNow) {
+        hostNow = simNow;
         lastNow = Number.NaN;
         housekeeping(() => callString(setNowFn, simNow));
       },

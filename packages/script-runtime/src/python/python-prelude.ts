@@ -140,8 +140,6 @@ def _hook(name, g, l, fromlist, level):
 _ERRORS = {"TypeError": TypeError, "RangeError": ValueError, "ReferenceError": LookupError}
 
 def _call(op, args):
-    if op == "call":
-        args.append(_now)
     r = _loads(_playfield_host(op, _dumps(args)))
     e = r.get("e")
     if e is not None:

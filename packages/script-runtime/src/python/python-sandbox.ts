@@ -97,6 +97,8 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
   const { name, api } = options;
   const words = seededWords(options.seed);
   let now = options.epochMs;
+  /** The simulated time the host last gave the script (its load's, its tick's): the time of its calls into the game. */
+  let hostNow = options.epochMs;
   let source = "";
   let committed = "{}";
   let hasTick = false;
@@ -117,7 +119,7 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
       outputCapBytes: OUTPUT_CAP_BYTES,
       hostCall: api ? (op, args) => {
         instance.fuel -= HOST_CALL_FUEL;
-        return api.call(op, args);
+        return api.call(op, args, hostNow);
       } : undefined,
     }, base.snapshot);
     instance.fuel = HOUSEKEEPING_FUEL;
@@ -269,6 +271,7 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
       budget = tickBudget;
       faults = NO_FAULTS;
       now = simNow;
+      hostNow = simNow;
       tickArgs[0] = simNow;
       tickArgs[1] = dt;
       if (events.length === 0) {
@@ -298,6 +301,7 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
     },
     setNow(simNow) {
       now = simNow;
+      hostNow = simNow;
       if (!isBroken) housekeeping((instance, refs) => instance.call(refs._set_now, [simNow]));
     },
     broken: () => isBroken,

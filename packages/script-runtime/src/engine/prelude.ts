@@ -17,6 +17,7 @@ const G = globalThis;
 const O = Object;
 const defineProperty = O.defineProperty;
 const getPrototypeOf = O.getPrototypeOf;
+const getOwnDescriptor = O.getOwnPropertyDescriptor;
 const objectKeys = O.keys;
 const create = O.create;
 const ObjectProto = O.prototype;
@@ -280,10 +281,32 @@ let def = null;
 let instance = null;
 let current = "module";
 const asyncFaults = [];
+// A fault is described from data alone: own data properties, found along
+// the prototype chain, never a getter, toString or toPrimitive of the
+// script's. (A Proxy's traps still run: nothing tells a Proxy apart without
+// one. The host calls describe on the script's remaining fuel.)
+const inherits = (v, proto) => {
+  for (let o = getPrototypeOf(v), i = 0; o !== null && i < 64; o = getPrototypeOf(o), i++) if (o === proto) return true;
+  return false;
+};
+const dataProperty = (v, key) => {
+  for (let o = v, i = 0; o !== null && i < 64; o = getPrototypeOf(o), i++) {
+    const d = getOwnDescriptor(o, key);
+    if (d !== undefined) return "value" in d ? d.value : undefined;
+  }
+  return undefined;
+};
+const textOf = (v) => (typeof v === "string" ? cut(v) : typeof v === "number" || typeof v === "boolean" ? StringCtor(v) : "");
 const describe = (e) => {
   try {
-    if (e instanceof ErrorCtor) return (e instanceof StateError ? "" : (cut(StringCtor(e.name)) + ": ")) + cut(StringCtor(e.message));
-    return "threw a non-Error value: " + (typeof e === "string" ? stringify(apply(sliceString, e, [0, 200])) : (typeof e === "object" ? (e === null ? "null" : "an object") : typeof e + " " + cut(StringCtor(e))));
+    if (e !== null && (typeof e === "object" || typeof e === "function")) {
+      if (!inherits(e, ErrorCtor.prototype)) return "threw a non-Error value: " + (typeof e === "object" ? "an object" : "a function");
+      const message = textOf(dataProperty(e, "message"));
+      return inherits(e, StateError.prototype) ? message : textOf(dataProperty(e, "name")) + ": " + message;
+    }
+    if (typeof e === "string") return "threw a non-Error value: " + stringify(apply(sliceString, e, [0, 200]));
+    // A BigInt is not written out: formatting a huge one is work of its own.
+    return "threw a non-Error value: " + (e === null ? "null" : typeof e === "bigint" ? "a bigint" : typeof e + " " + StringCtor(e));
   } catch (_) {
     return "threw a value that could not be described";
   }
@@ -347,7 +370,7 @@ return {
     const d = ns.default;
     def = d !== null && typeof d === "object" ? d : ns;
     instance = create(def);
-    defineProperty(instance, "name", { value: name, enumerable: false });
+    defineProperty(instance, "name", { __proto__: null, value: name, enumerable: false });
     if (stateJson !== undefined) { instance.state = parse(stateJson); return false; }
     instance.state = {};
     if (typeof def.init === "function") {
@@ -396,7 +419,16 @@ return {
   settle,
   /** Throws why this.state is not JSON data, naming where (the host found that it is not). */
   explain() { check(instance.state, 0); return ""; },
-  restore(stateJson) { asyncFaults.length = 0; ancestors.length = 0; instance.state = parse(stateJson); },
+  /**
+   * Puts the committed state back as the instance's own data property,
+   * never through a setter of the script's (the descriptor has no
+   * prototype, so no inherited get or set is read either).
+   */
+  restore(stateJson) {
+    asyncFaults.length = 0;
+    ancestors.length = 0;
+    defineProperty(instance, "state", { __proto__: null, value: parse(stateJson), writable: true, enumerable: true, configurable: true });
+  },
   current() { return current; },
   describe,
 };

@@ -93,7 +93,10 @@ export interface Sandbox {
   dispose(): void;
 }
 
+/** Fuel of the host's own calls into the prelude that run no script code (rolling the state back, moving the clock). */
 const HOUSEKEEPING_FUEL = 50_000_000;
+/** A fault's reason when describing the thrown value failed or ran out of fuel. */
+const UNDESCRIBED = "threw a value that could not be described";
 
 /** A state read from a handler's answer, committed once the whole call succeeds. */
 interface StateRead {
@@ -264,30 +267,36 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       return f();
     };
 
-    /** Turns a failed call into a fault, and rolls the state back. */
-    const toFault = (error: unknown, budget: number): HandlerFault => {
+    /**
+     * Turns a failed call into a fault, with the call's fuel used and
+     * whether it stopped. Describing a thrown value runs on what is left of
+     * the call's fuel, under its watchdog: it can reach the script's code (a
+     * Proxy's traps), which never runs for free.
+     */
+    const toFault = (error: unknown, budget: number): { fault: HandlerFault; used: number; stopped: boolean } => {
       const exhausted = meter.exhausted();
       const late = meter.overtime();
-      return housekeeping(() => {
-        let handler = "handler";
-        try { handler = callString(currentFn); } catch (e) { disposeFailure(e); }
-        let reason: string;
-        if (exhausted) {
-          reason = `out of fuel (fuel_per_tick ${budget})`;
-        } else if (late) {
-          reason = `ran longer than ${options.watchdogMs} ms of real time (watchdog_ms)`;
-        } else if (error instanceof CallFailed) {
-          try { reason = describeError(error.handle); } catch (e) { disposeFailure(e); reason = "failed"; }
-        } else {
-          reason = error instanceof Error ? error.message : String(error);
-        }
-        disposeFailure(error);
-        return { handler, reason };
-      });
+      let reason: string;
+      if (exhausted) {
+        reason = `out of fuel (fuel_per_tick ${budget})`;
+      } else if (late) {
+        reason = `ran longer than ${options.watchdogMs} ms of real time (watchdog_ms)`;
+      } else if (error instanceof CallFailed) {
+        try { reason = describeError(error.handle); } catch (e) { disposeFailure(e); reason = UNDESCRIBED; }
+      } else {
+        reason = error instanceof Error ? error.message : String(error);
+      }
+      disposeFailure(error);
+      const used = meter.used();
+      const stopped = meter.exhausted() || meter.overtime();
+      // The handler's name is the prelude's own variable: no script code, so the host's fuel.
+      let handler = "handler";
+      try { handler = housekeeping(() => callString(currentFn)); } catch (e) { disposeFailure(e); }
+      return { fault: { handler, reason }, used, stopped };
     };
     const describeError = (handle: QuickJSHandle): string => {
       const result = ctx.callFunction(describeFn, ctx.undefined, handle);
-      if (result.error) { result.error.dispose(); return "failed"; }
+      if (result.error) { result.error.dispose(); return UNDESCRIBED; }
       const text = ctx.getString(result.value);
       result.value.dispose();
       if (text === "InternalError: out of memory") return outOfMemory;
@@ -328,9 +337,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         return true;
       } catch (error) {
         if (!isScriptFailure(error)) throw new EngineFailure(error);
-        const used = meter.used();
-        const stopped = meter.exhausted() || meter.overtime();
-        faults.push(toFault(error, budget));
+        const { fault, used, stopped } = toFault(error, budget);
+        faults.push(fault);
         rollback();
         spentBefore += used;
         if (stopped || spentBefore >= budget) return false;
@@ -376,12 +384,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
             settled = callSettled(settleFn);
           }
           commit(settled);
-          const used = meter.used();
-          hasTick = housekeeping(() => callString(hasTickFn)) === "true";
-          return used;
+          // Reading onTick may run a getter of the script's: on its load fuel.
+          hasTick = callString(hasTickFn) === "true";
+          return meter.used();
         } catch (error) {
           if (!isScriptFailure(error)) throw new EngineFailure(error);
-          const fault = toFault(error, options.loadFuel);
+          const { fault } = toFault(error, options.loadFuel);
           throw Object.assign(new Error(`${fault.handler}: ${fault.reason}`), { fault });
         } finally {
           if (ns?.alive) ns.dispose();

@@ -36,7 +36,10 @@ const StringCtor = String;
 const ErrorCtor = Error;
 const mathFloor = Math.floor;
 const mathLog2 = Math.log2;
+const mathTrunc = Math.trunc;
 const sliceString = StringCtor.prototype.slice;
+const trimString = StringCtor.prototype.trim;
+const regexExec = RegExp.prototype.exec;
 // Messages are cut here before the host reads them (the host cuts them
 // again to MAX_TEXT_CHARS, with a marker): a thrown message of megabytes
 // never crosses.
@@ -146,22 +149,44 @@ const RealDate = Date;
 const DateProto = RealDate.prototype;
 const realParse = RealDate.parse;
 const realUTC = RealDate.UTC;
-const realOffset = DateProto.getTimezoneOffset;
 const hasZone = /(?:Z|GMT|UTC|[+-]\d\d:?\d\d)\s*(?:\(.*\))?$/i;
 const dateOnly = /^[+-]?\d{4,6}(?:-\d\d(?:-\d\d)?)?$/;
+const isoDateTime = /^[+-]?\d{4,6}-\d\d-\d\dT/i;
+const matches = (re, s) => apply(regexExec, re, [s]) !== null;
+// A text without a zone is read as UTC by giving it one: the engine's own
+// local time is the host's time zone (and its gaps and overlaps at DST).
+// The built-ins are the prelude's copies, so a script's own RegExp or
+// String methods cannot steer a local text to the host's zone.
 const parseUTC = (text) => {
-  const s = StringCtor(text).trim();
-  const t = realParse(s);
-  if (t !== t || hasZone.test(s) || dateOnly.test(s)) return t;
-  return t - apply(realOffset, new RealDate(t), []) * 60000;
+  const s = apply(trimString, StringCtor(text), []);
+  if (matches(hasZone, s) || matches(dateOnly, s)) return realParse(s);
+  return realParse(matches(isoDateTime, s) ? s + "Z" : s + " GMT");
+};
+// new Date(value) with an object reads it as the spec's ToPrimitive does, so
+// a text it answers is parsed here (as UTC), not by the engine.
+const dateValueOf = DateProto.valueOf;
+const toPrimitive = (v) => {
+  try { return apply(dateValueOf, v, []); } catch (_) { /* not a Date */ }
+  const exotic = v[Symbol.toPrimitive];
+  if (exotic !== undefined && exotic !== null) return apply(exotic, v, ["default"]);
+  for (const key of ["valueOf", "toString"]) {
+    const method = v[key];
+    if (typeof method === "function") {
+      const p = apply(method, v, []);
+      if (p === null || (typeof p !== "object" && typeof p !== "function")) return p;
+    }
+  }
+  throw new TypeError("cannot convert the object to a date");
 };
 const SimDate = function Date(...args) {
   if (new.target === undefined) return new SimDate().toString();
   let made;
   if (args.length === 0) made = new RealDate(now);
-  else if (args.length === 1 && typeof args[0] === "string") made = new RealDate(parseUTC(args[0]));
   else if (args.length >= 2) made = new RealDate(apply(realUTC, undefined, args));
-  else made = new RealDate(args[0]);
+  else {
+    const v = args[0] !== null && (typeof args[0] === "object" || typeof args[0] === "function") ? toPrimitive(args[0]) : args[0];
+    made = new RealDate(typeof v === "string" ? parseUTC(v) : v);
+  }
   if (new.target !== SimDate) O.setPrototypeOf(made, new.target.prototype);
   return made;
 };
@@ -175,6 +200,16 @@ for (const part of ["Date", "Day", "FullYear", "Hours", "Milliseconds", "Minutes
   if (part !== "Day") hide(DateProto, "set" + part, DateProto["setUTC" + part]);
 }
 hide(DateProto, "getTimezoneOffset", function getTimezoneOffset() { return 0; });
+// Annex B's two-digit years, in UTC as the rest.
+const getUTCFullYear = DateProto.getUTCFullYear;
+const setUTCFullYear = DateProto.setUTCFullYear;
+hide(DateProto, "getYear", function getYear() { return apply(getUTCFullYear, this, []) - 1900; });
+hide(DateProto, "setYear", function setYear(year) {
+  const y = +year;
+  if (y !== y) return apply(setUTCFullYear, this, [y]);
+  const whole = mathTrunc(y);
+  return apply(setUTCFullYear, this, [whole >= 0 && whole <= 99 ? 1900 + whole : whole]);
+});
 const toISO = DateProto.toISOString;
 const valueOf = DateProto.valueOf;
 const utcText = function toString() {

@@ -65,21 +65,42 @@ delete G.FinalizationRegistry;
 // is about one interpreted branch, ~4 ns): scans cost 1, work that builds
 // strings, arrays or objects costs 8. Calls touching fewer than 64 units are
 // covered by the call's own poll.
+//
+// What a call will touch is charged before it runs, from the length of its
+// receiver and arguments as the built-in reads it (ToLength: an array-like
+// { length: 2 ** 53 - 1 } asks for that much): native code never polls the
+// meter, so a call charged after it ran could run for ever first. A call
+// that asks for more than the fuel left does not run: the meter is spent
+// and the call throws (the interrupt that follows cannot be caught). What
+// the call built is charged after it, by the size of its result.
+const MAX_LENGTH = 9007199254740991;
+const RangeErrorCtor = RangeError;
+const lengthOf = (v) => {
+  if (typeof v === "string") return v.length;
+  if (v === null || (typeof v !== "object" && typeof v !== "function")) return 0;
+  const n = +v.length;
+  return n > 0 ? (n < MAX_LENGTH ? mathFloor(n) : MAX_LENGTH) : 0;
+};
 const sizeOf = (v) => (typeof v === "string" ? v.length : (v !== null && typeof v === "object" && typeof v.length === "number") ? v.length : 0);
 const chargeUnits = (fuel) => { if (fuel >= 64) hostCharge(fuel); };
-const linear = (factor) => (self, args, result) => {
-  let work = sizeOf(self) + sizeOf(result);
+/** Charges work about to be done; a budget it spends stops the call before it starts. */
+const chargeFirst = (fuel) => {
+  if (fuel >= 64 && hostCharge(fuel)) throw new RangeErrorCtor("out of fuel");
+};
+const linear = (factor) => (self, args) => {
+  let work = lengthOf(self);
   for (let i = 0; i < args.length && i < 4; i++) work += sizeOf(args[i]);
   return work * factor;
 };
-const nlogn = (self) => { const n = sizeOf(self); return n < 2 ? n : 8 * n * (mathLog2(n) + 1); };
-const charged = (target, names, cost) => {
+const nlogn = (self) => { const n = lengthOf(self); return n < 2 ? n : 8 * n * (mathLog2(n) + 1); };
+const charged = (target, names, cost, factor) => {
   for (const name of names) {
     const original = target[name];
     if (typeof original !== "function") continue;
     const wrapped = { [name](...args) {
+      chargeFirst(cost(this, args));
       const result = apply(original, this, args);
-      chargeUnits(cost(this, args, result));
+      if (factor > 0) chargeUnits(factor * sizeOf(result));
       return result;
     } }[name];
     hide(target, name, wrapped);
@@ -87,24 +108,30 @@ const charged = (target, names, cost) => {
 };
 const SCAN = linear(1);
 const BUILD = linear(8);
-charged(Array.prototype, ["copyWithin", "fill", "includes", "indexOf", "lastIndexOf", "reverse", "shift", "unshift"], SCAN);
-charged(Array.prototype, ["concat", "flat", "join", "slice", "splice", "toLocaleString", "toReversed", "toSpliced", "toString", "with"], BUILD);
-charged(Array.prototype, ["sort", "toSorted"], nlogn);
-charged(Array, ["from", "of"], BUILD);
-charged(String.prototype, ["at", "endsWith", "includes", "indexOf", "lastIndexOf", "localeCompare", "padEnd", "padStart", "repeat", "search", "startsWith", "trim", "trimEnd", "trimStart"], SCAN);
-charged(String.prototype, ["concat", "match", "matchAll", "normalize", "replace", "replaceAll", "slice", "split", "substr", "substring", "toLocaleLowerCase", "toLocaleUpperCase", "toLowerCase", "toUpperCase"], BUILD);
-charged(StringCtor, ["fromCharCode", "fromCodePoint", "raw"], BUILD);
-charged(JSON, ["parse", "stringify"], BUILD);
-charged(O, ["assign", "entries", "getOwnPropertyNames", "keys", "values", "freeze", "seal"], (self, args, result) => 8 * (sizeOf(result) + (args[0] !== null && typeof args[0] === "object" ? sizeOf(objectKeys(args[0])) : 0)));
+// Calling back for each element is charged by the calls; walking the holes
+// of a sparse array (or an array-like's missing indices) is not, so it is a scan.
+charged(Array.prototype, ["copyWithin", "fill", "includes", "indexOf", "lastIndexOf", "reverse", "shift", "unshift", "every", "filter", "forEach", "map", "reduce", "reduceRight", "some", "flatMap"], SCAN, 1);
+charged(Array.prototype, ["concat", "flat", "join", "slice", "splice", "toLocaleString", "toReversed", "toSpliced", "toString", "with"], BUILD, 8);
+charged(Array.prototype, ["sort", "toSorted"], nlogn, 0);
+// Array.from(arrayLike) reads its length as well: ToLength of the source.
+charged(Array, ["from"], (self, args) => 8 * lengthOf(args[0]), 8);
+charged(Array, ["of"], BUILD, 8);
+charged(String.prototype, ["at", "endsWith", "includes", "indexOf", "lastIndexOf", "localeCompare", "padEnd", "padStart", "repeat", "search", "startsWith", "trim", "trimEnd", "trimStart"], SCAN, 1);
+charged(String.prototype, ["concat", "match", "matchAll", "normalize", "replace", "replaceAll", "slice", "split", "substr", "substring", "toLocaleLowerCase", "toLocaleUpperCase", "toLowerCase", "toUpperCase"], BUILD, 8);
+charged(StringCtor, ["fromCharCode", "fromCodePoint", "raw"], BUILD, 8);
+charged(JSON, ["parse", "stringify"], BUILD, 8);
+// A regular expression's match scans its subject (backtracking is charged as the engine checks in).
+charged(RegExp.prototype, ["exec"], (self, args) => sizeOf(args[0]), 0);
+charged(O, ["assign", "entries", "getOwnPropertyNames", "keys", "values", "freeze", "seal"], (self, args) => (args[0] !== null && typeof args[0] === "object" ? 8 * sizeOf(objectKeys(args[0])) : 0), 8);
 const TypedArrayProto = getPrototypeOf(Uint8Array.prototype);
-charged(TypedArrayProto, ["copyWithin", "fill", "includes", "indexOf", "lastIndexOf", "reverse", "set", "slice", "with"], SCAN);
-charged(TypedArrayProto, ["join", "toLocaleString", "toReversed", "toString"], BUILD);
-charged(TypedArrayProto, ["sort", "toSorted"], nlogn);
+charged(TypedArrayProto, ["copyWithin", "fill", "includes", "indexOf", "lastIndexOf", "reverse", "set", "slice", "with"], SCAN, 1);
+charged(TypedArrayProto, ["join", "toLocaleString", "toReversed", "toString"], BUILD, 8);
+charged(TypedArrayProto, ["sort", "toSorted"], nlogn, 0);
 // Spreading an array copies it in a fast path that the counter never sees:
 // making an iterator charges for the elements up front.
 for (const proto of [Array.prototype, TypedArrayProto]) {
   const values = proto[Symbol.iterator];
-  const wrapped = { values() { chargeUnits(8 * sizeOf(this)); return apply(values, this, []); } }.values;
+  const wrapped = { values() { chargeFirst(8 * lengthOf(this)); return apply(values, this, []); } }.values;
   hide(proto, Symbol.iterator, wrapped);
   hide(proto, "values", wrapped);
 }

@@ -141,7 +141,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     );
 
     const keep = (h: QuickJSHandle) => { handles.push(h); return h; };
-    const charge = keep(ctx.newFunction("charge", (units) => { meter.charge(ctx.getNumber(units)); }));
+    // Answers whether the budget is spent, so a built-in asking for more than is left does not run.
+    const charge = keep(ctx.newFunction("charge", (units) => {
+      meter.charge(ctx.getNumber(units));
+      return meter.exhausted() ? ctx.true : ctx.false;
+    }));
     const log = keep(ctx.newFunction("log", (level, text) => { options.onConsole?.(ctx.getString(level), ctx.getString(text)); }));
 
     meter.begin(HOUSEKEEPING_FUEL);

@@ -36,6 +36,8 @@ export interface SandboxOptions {
   onConsole?: (level: string, text: string) => void;
   /** The game's in-script API (kinds), installed after the prelude and before the script. */
   api?: SandboxApi;
+  /** Whether the script may make BigInts (default true; players' scripts may not: see docs/scripts.md). */
+  bigInts?: boolean;
 }
 
 /**
@@ -150,7 +152,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
     meter.begin(HOUSEKEEPING_FUEL);
     const preludeFn = keep(ctx.unwrapResult(ctx.evalCode(PRELUDE_SOURCE, "prelude.js", { type: "global", strict: true })));
-    const args = [charge, log, ...options.seed.map((w) => ctx.newNumber(w | 0)), ctx.newNumber(options.epochMs)];
+    const args = [charge, log, ...options.seed.map((w) => ctx.newNumber(w | 0)), ctx.newNumber(options.epochMs), options.bigInts === false ? ctx.false : ctx.true];
     const apiResult = ctx.callFunction(preludeFn, ctx.undefined, args);
     for (const a of args.slice(2)) a.dispose();
     const api = keep(ctx.unwrapResult(apiResult));

@@ -168,11 +168,11 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     return next;
   };
 
-  const moderate = async (name: string, source: string, principal: Principal, claims: { owner: boolean; friend: boolean }): Promise<Refusal | undefined> => {
+  const moderate = async (name: string, source: string, language: ScriptLanguage, principal: Principal, claims: { owner: boolean; friend: boolean }): Promise<Refusal | undefined> => {
     if (principal === "creator") return undefined;
     const refused = playersRefusal(config.players, { roles: principal.roles, owner: claims.owner, friend: claims.friend });
     if (refused) return { kind: "refused", reason: refused };
-    let verdict: ModerationVerdict = moderateSource(source, { maxSourceBytes: config.player_max_source_bytes, deny: config.deny, forbid: config.forbid });
+    let verdict: ModerationVerdict = moderateSource(source, { maxSourceBytes: config.player_max_source_bytes, deny: config.deny, forbid: config.forbid, noBigInt: language === "js" });
     if (verdict.ok && options.moderate) {
       try {
         verdict = await options.moderate({ name, source, principal });
@@ -224,6 +224,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
         modules,
         onConsole,
         api: options.kinds?.sandboxApi({ name, principal }, config),
+        bigInts: !player,
       });
       sandbox.load(source, stateJson);
       return { sandbox, cell, memoryLimit };
@@ -401,7 +402,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     kinds: options.kinds,
     queueLoad({ name, source, language, principal, owner, friend }) {
       assertLive();
-      queue.push({ kind: "load", name, source, language, principal, verdict: moderate(name, source, principal, { owner, friend }) });
+      queue.push({ kind: "load", name, source, language, principal, verdict: moderate(name, source, language, principal, { owner, friend }) });
       return { queued: name, applies: "next fixed tick" };
     },
     queueControl(kind, name) {

@@ -361,10 +361,12 @@ const inherits = (v, proto) => {
   for (let o = getPrototypeOf(v), i = 0; o !== null && i < 64; o = getPrototypeOf(o), i++) if (o === proto) return true;
   return false;
 };
+// An accessor is passed over for the next data property up the chain
+// (an Error with a name getter reads as "Error").
 const dataProperty = (v, key) => {
   for (let o = v, i = 0; o !== null && i < 64; o = getPrototypeOf(o), i++) {
     const d = getOwnDescriptor(o, key);
-    if (d !== undefined) return "value" in d ? d.value : undefined;
+    if (d !== undefined && "value" in d) return d.value;
   }
   return undefined;
 };

@@ -64,4 +64,14 @@ describe("built-ins on array-likes are charged before they run", () => {
     await runtime.step(1);
     expect(await entry(runtime, "small")).toMatchObject({ faults: 0, state_hash: stateHash('[1,"a-b-c",3,["aa","bb","cc"]]') });
   });
+
+  // Charged per call by the subject, split/replace/matchAll would cost ~2,000,000 units here (a call per match).
+  it("should charge split, replace and matchAll with a regular expression by their subject, not once per match", async () => {
+    const runtime = newRuntime();
+    await runtime.run("script.load", { name: "text", source: "export default { onTick() { const s = 'a,'.repeat(1000); this.state = [s.split(/,/).length, s.replace(/,/g, ';').length, [...s.matchAll(/,/g)].length] } }" });
+    await runtime.step(1);
+    const text = await entry(runtime, "text");
+    expect(text.last_fault).toBeNull();
+    expect(text.state_hash).toBe(stateHash("[1001,2000,1000]"));
+  });
 });

@@ -120,8 +120,10 @@ charged(String.prototype, ["at", "endsWith", "includes", "indexOf", "lastIndexOf
 charged(String.prototype, ["concat", "match", "matchAll", "normalize", "replace", "replaceAll", "slice", "split", "substr", "substring", "toLocaleLowerCase", "toLocaleUpperCase", "toLowerCase", "toUpperCase"], BUILD, 8);
 charged(StringCtor, ["fromCharCode", "fromCodePoint", "raw"], BUILD, 8);
 charged(JSON, ["parse", "stringify"], BUILD, 8);
-// A regular expression's match scans its subject (backtracking is charged as the engine checks in).
-charged(RegExp.prototype, ["exec"], (self, args) => sizeOf(args[0]), 0);
+// RegExp.prototype.exec is left as it is: split, replace and matchAll call
+// it once per position or match, so a charge by its subject would be
+// quadratic; they are charged by their own subject above, and backtracking
+// as the engine checks in.
 charged(O, ["assign", "entries", "getOwnPropertyNames", "keys", "values", "freeze", "seal"], (self, args) => (args[0] !== null && typeof args[0] === "object" ? 8 * sizeOf(objectKeys(args[0])) : 0), 8);
 const TypedArrayProto = getPrototypeOf(Uint8Array.prototype);
 charged(TypedArrayProto, ["copyWithin", "fill", "includes", "indexOf", "lastIndexOf", "reverse", "set", "slice", "with"], SCAN, 1);

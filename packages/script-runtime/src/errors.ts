@@ -1,3 +1,5 @@
+import { boundText } from "./runtime/bounded-text.js";
+
 /**
  * ErrorCode is the closed set of codes a script command fails with (the
  * same wire strings as the platform API's errors).
@@ -41,6 +43,6 @@ export class ScriptRuntimeError extends Error {
   /** Wraps anything thrown into a ScriptRuntimeError (unknown failures are `internal`). */
   static from(reason: unknown): ScriptRuntimeError {
     if (reason instanceof ScriptRuntimeError) return reason;
-    return new ScriptRuntimeError(ErrorCode.Internal, reason instanceof Error ? reason.message : String(reason));
+    return new ScriptRuntimeError(ErrorCode.Internal, boundText(reason instanceof Error ? reason.message : String(reason)));
   }
 }

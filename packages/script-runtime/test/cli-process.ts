@@ -18,9 +18,9 @@ export interface BinRun {
  * Runs `playfield-scripts` with `args`, writing `stdin` (then ending it,
  * unless `keepStdinOpen`); fails after `timeoutMs` rather than hang.
  */
-export function runBin(args: string[], options: { stdin?: string; keepStdinOpen?: boolean; cwd?: string; timeoutMs?: number } = {}): Promise<BinRun> {
+export function runBin(args: string[], options: { stdin?: string; keepStdinOpen?: boolean; cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<BinRun> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? repoRoot, stdio: ["pipe", "pipe", "pipe"] });
+    const child: ChildProcess = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? repoRoot, stdio: ["pipe", "pipe", "pipe"], env: options.env ?? process.env });
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => {
@@ -41,8 +41,8 @@ export function runBin(args: string[], options: { stdin?: string; keepStdinOpen?
 }
 
 /** Runs `playfield-scripts` with the given command lines; resolves to its answer lines, parsed. */
-export async function runCli(commands: unknown[], flags: string[] = ["--manual-ticks"]): Promise<unknown[]> {
-  const run = await runBin(flags, { stdin: commands.map((c) => (typeof c === "string" ? c : JSON.stringify(c))).join("\n") + "\n", timeoutMs: 60_000 });
+export async function runCli(commands: unknown[], flags: string[] = ["--manual-ticks"], env?: NodeJS.ProcessEnv): Promise<unknown[]> {
+  const run = await runBin(flags, { stdin: commands.map((c) => (typeof c === "string" ? c : JSON.stringify(c))).join("\n") + "\n", timeoutMs: 60_000, env });
   if (run.code !== 0) throw new Error(`playfield-scripts exited with ${run.code}: ${run.stderr}`);
   return run.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as unknown);
 }

@@ -28,7 +28,7 @@ describe("the Python engine", () => {
   }, 300_000);
 
   it("should refuse to start a module that asks for an import the loader does not know", () => {
-    const host = engineImports({ memory: () => { throw new Error("unused"); }, nowMs: () => 0, randomU32: () => 0, write: () => {}, memoryLimitBytes: 0, fuelExhausted: () => { throw new Error("unused"); } });
+    const host = engineImports({ memory: () => { throw new Error("unused"); }, nowMs: () => 0, randomU32: () => 0, write: () => {}, memoryLimitBytes: 0, fuelExhausted: () => { throw new Error("unused"); }, depthExceeded: () => { throw new Error("unused"); } });
     expect(() => checkImports(moduleImporting("fuel_exhausted"), host)).not.toThrow();
     expect(() => checkImports(moduleImporting("emscripten_date_now"), host)).toThrow(/asks for an import this loader does not know: env\.emscripten_date_now/);
   });

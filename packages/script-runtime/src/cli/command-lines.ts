@@ -1,3 +1,4 @@
+import { ScriptRuntimeError } from "../errors.js";
 import type { ScriptRuntime } from "../runtime/create-script-runtime.js";
 
 /** The longest command line read, in bytes (as the HTTP endpoint's body). */
@@ -20,7 +21,13 @@ export async function answerLine(runtime: ScriptRuntime, line: string): Promise<
   if (typeof request !== "object" || request === null || Array.isArray(request)) return refusal("each line must be one JSON object: {\"command\": …, \"args\": {…}}");
   const { command, args } = request as { command?: unknown; args?: unknown };
   if (typeof command !== "string") return refusal(`command: ${command === undefined ? "required argument missing" : "expected a string"}`);
-  return JSON.stringify(await runtime.dispatch(command, args ?? {}));
+  const outcome = await runtime.dispatch(command, args ?? {});
+  try {
+    return JSON.stringify(outcome);
+  } catch (error) {
+    // Whatever the scripts did, every command gets its answer line.
+    return JSON.stringify({ ok: false, error: ScriptRuntimeError.from(error).toJSON() });
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { ScriptRuntimeError } from "../errors.js";
 import type { ScriptRuntime } from "../runtime/create-script-runtime.js";
 
 /** One command as an MCP tool, with the command it runs. */
@@ -50,7 +51,12 @@ export async function callCommandTool(runtime: ScriptRuntime, name: string, args
   if (!found) return { isError: true, content: [{ type: "text", text: JSON.stringify({ code: "not_found", message: `unknown tool: ${name}` }) }] };
   const outcome = await runtime.dispatch(found.command, args ?? {});
   if (!outcome.ok) return { isError: true, content: [{ type: "text", text: JSON.stringify(outcome.error) }] };
-  return { content: [{ type: "text", text: JSON.stringify(outcome.result ?? null) }] };
+  try {
+    return { content: [{ type: "text", text: JSON.stringify(outcome.result ?? null) }] };
+  } catch (error) {
+    // Whatever the scripts did, every call gets its answer.
+    return { isError: true, content: [{ type: "text", text: JSON.stringify(ScriptRuntimeError.from(error).toJSON()) }] };
+  }
 }
 
 /** Options of {@link serveMcp}. */

@@ -1,4 +1,5 @@
 import { MAX_STATE_DEPTH } from "../state/binary-state.js";
+import { MAX_TEXT_CHARS } from "../runtime/bounded-text.js";
 
 /**
  * The sandbox prelude: JavaScript that runs in each script's QuickJS context
@@ -8,14 +9,15 @@ import { MAX_STATE_DEPTH } from "../state/binary-state.js";
  * they charge fuel, and returns the functions the host drives the script
  * with. Nothing of it stays reachable from the script's global scope.
  *
- * Called as `prelude(charge, log, seedA, seedB, seedC, seedD, epochMs)`.
+ * Called as `prelude(charge, log, seedA, seedB, seedC, seedD, epochMs, bigInts)`.
  */
-export const PRELUDE_SOURCE = String.raw`(function (hostCharge, hostLog, seedA, seedB, seedC, seedD, epochMs) {
+export const PRELUDE_SOURCE = String.raw`(function (hostCharge, hostLog, seedA, seedB, seedC, seedD, epochMs, bigInts) {
 "use strict";
 const G = globalThis;
 const O = Object;
 const defineProperty = O.defineProperty;
 const getPrototypeOf = O.getPrototypeOf;
+const getOwnDescriptor = O.getOwnPropertyDescriptor;
 const objectKeys = O.keys;
 const create = O.create;
 const ObjectProto = O.prototype;
@@ -34,6 +36,15 @@ const StringCtor = String;
 const ErrorCtor = Error;
 const mathFloor = Math.floor;
 const mathLog2 = Math.log2;
+const mathTrunc = Math.trunc;
+const sliceString = StringCtor.prototype.slice;
+const trimString = StringCtor.prototype.trim;
+const regexExec = RegExp.prototype.exec;
+// Messages are cut here before the host reads them (the host cuts them
+// again to MAX_TEXT_CHARS, with a marker): a thrown message of megabytes
+// never crosses.
+const MAX_TEXT = ${2 * MAX_TEXT_CHARS};
+const cut = (text) => (text.length > MAX_TEXT ? apply(sliceString, text, [0, MAX_TEXT]) : text);
 
 const hide = (obj, key, value) => defineProperty(obj, key, { value, writable: true, configurable: true, enumerable: false });
 
@@ -54,21 +65,42 @@ delete G.FinalizationRegistry;
 // is about one interpreted branch, ~4 ns): scans cost 1, work that builds
 // strings, arrays or objects costs 8. Calls touching fewer than 64 units are
 // covered by the call's own poll.
+//
+// What a call will touch is charged before it runs, from the length of its
+// receiver and arguments as the built-in reads it (ToLength: an array-like
+// { length: 2 ** 53 - 1 } asks for that much): native code never polls the
+// meter, so a call charged after it ran could run for ever first. A call
+// that asks for more than the fuel left does not run: the meter is spent
+// and the call throws (the interrupt that follows cannot be caught). What
+// the call built is charged after it, by the size of its result.
+const MAX_LENGTH = 9007199254740991;
+const RangeErrorCtor = RangeError;
+const lengthOf = (v) => {
+  if (typeof v === "string") return v.length;
+  if (v === null || (typeof v !== "object" && typeof v !== "function")) return 0;
+  const n = +v.length;
+  return n > 0 ? (n < MAX_LENGTH ? mathFloor(n) : MAX_LENGTH) : 0;
+};
 const sizeOf = (v) => (typeof v === "string" ? v.length : (v !== null && typeof v === "object" && typeof v.length === "number") ? v.length : 0);
 const chargeUnits = (fuel) => { if (fuel >= 64) hostCharge(fuel); };
-const linear = (factor) => (self, args, result) => {
-  let work = sizeOf(self) + sizeOf(result);
+/** Charges work about to be done; a budget it spends stops the call before it starts. */
+const chargeFirst = (fuel) => {
+  if (fuel >= 64 && hostCharge(fuel)) throw new RangeErrorCtor("out of fuel");
+};
+const linear = (factor) => (self, args) => {
+  let work = lengthOf(self);
   for (let i = 0; i < args.length && i < 4; i++) work += sizeOf(args[i]);
   return work * factor;
 };
-const nlogn = (self) => { const n = sizeOf(self); return n < 2 ? n : 8 * n * (mathLog2(n) + 1); };
-const charged = (target, names, cost) => {
+const nlogn = (self) => { const n = lengthOf(self); return n < 2 ? n : 8 * n * (mathLog2(n) + 1); };
+const charged = (target, names, cost, factor) => {
   for (const name of names) {
     const original = target[name];
     if (typeof original !== "function") continue;
     const wrapped = { [name](...args) {
+      chargeFirst(cost(this, args));
       const result = apply(original, this, args);
-      chargeUnits(cost(this, args, result));
+      if (factor > 0) chargeUnits(factor * sizeOf(result));
       return result;
     } }[name];
     hide(target, name, wrapped);
@@ -76,24 +108,32 @@ const charged = (target, names, cost) => {
 };
 const SCAN = linear(1);
 const BUILD = linear(8);
-charged(Array.prototype, ["copyWithin", "fill", "includes", "indexOf", "lastIndexOf", "reverse", "shift", "unshift"], SCAN);
-charged(Array.prototype, ["concat", "flat", "join", "slice", "splice", "toLocaleString", "toReversed", "toSpliced", "toString", "with"], BUILD);
-charged(Array.prototype, ["sort", "toSorted"], nlogn);
-charged(Array, ["from", "of"], BUILD);
-charged(String.prototype, ["at", "endsWith", "includes", "indexOf", "lastIndexOf", "localeCompare", "padEnd", "padStart", "repeat", "search", "startsWith", "trim", "trimEnd", "trimStart"], SCAN);
-charged(String.prototype, ["concat", "match", "matchAll", "normalize", "replace", "replaceAll", "slice", "split", "substr", "substring", "toLocaleLowerCase", "toLocaleUpperCase", "toLowerCase", "toUpperCase"], BUILD);
-charged(StringCtor, ["fromCharCode", "fromCodePoint", "raw"], BUILD);
-charged(JSON, ["parse", "stringify"], BUILD);
-charged(O, ["assign", "entries", "getOwnPropertyNames", "keys", "values", "freeze", "seal"], (self, args, result) => 8 * (sizeOf(result) + (args[0] !== null && typeof args[0] === "object" ? sizeOf(objectKeys(args[0])) : 0)));
+// Calling back for each element is charged by the calls; walking the holes
+// of a sparse array (or an array-like's missing indices) is not, so it is a scan.
+charged(Array.prototype, ["copyWithin", "fill", "includes", "indexOf", "lastIndexOf", "reverse", "shift", "unshift", "every", "filter", "forEach", "map", "reduce", "reduceRight", "some", "flatMap"], SCAN, 1);
+charged(Array.prototype, ["concat", "flat", "join", "slice", "splice", "toLocaleString", "toReversed", "toSpliced", "toString", "with"], BUILD, 8);
+charged(Array.prototype, ["sort", "toSorted"], nlogn, 0);
+// Array.from(arrayLike) reads its length as well: ToLength of the source.
+charged(Array, ["from"], (self, args) => 8 * lengthOf(args[0]), 8);
+charged(Array, ["of"], BUILD, 8);
+charged(String.prototype, ["at", "endsWith", "includes", "indexOf", "lastIndexOf", "localeCompare", "padEnd", "padStart", "repeat", "search", "startsWith", "trim", "trimEnd", "trimStart"], SCAN, 1);
+charged(String.prototype, ["concat", "match", "matchAll", "normalize", "replace", "replaceAll", "slice", "split", "substr", "substring", "toLocaleLowerCase", "toLocaleUpperCase", "toLowerCase", "toUpperCase"], BUILD, 8);
+charged(StringCtor, ["fromCharCode", "fromCodePoint", "raw"], BUILD, 8);
+charged(JSON, ["parse", "stringify"], BUILD, 8);
+// RegExp.prototype.exec is left as it is: split, replace and matchAll call
+// it once per position or match, so a charge by its subject would be
+// quadratic; they are charged by their own subject above, and backtracking
+// as the engine checks in.
+charged(O, ["assign", "entries", "getOwnPropertyNames", "keys", "values", "freeze", "seal"], (self, args) => (args[0] !== null && typeof args[0] === "object" ? 8 * sizeOf(objectKeys(args[0])) : 0), 8);
 const TypedArrayProto = getPrototypeOf(Uint8Array.prototype);
-charged(TypedArrayProto, ["copyWithin", "fill", "includes", "indexOf", "lastIndexOf", "reverse", "set", "slice", "with"], SCAN);
-charged(TypedArrayProto, ["join", "toLocaleString", "toReversed", "toString"], BUILD);
-charged(TypedArrayProto, ["sort", "toSorted"], nlogn);
+charged(TypedArrayProto, ["copyWithin", "fill", "includes", "indexOf", "lastIndexOf", "reverse", "set", "slice", "with"], SCAN, 1);
+charged(TypedArrayProto, ["join", "toLocaleString", "toReversed", "toString"], BUILD, 8);
+charged(TypedArrayProto, ["sort", "toSorted"], nlogn, 0);
 // Spreading an array copies it in a fast path that the counter never sees:
 // making an iterator charges for the elements up front.
 for (const proto of [Array.prototype, TypedArrayProto]) {
   const values = proto[Symbol.iterator];
-  const wrapped = { values() { chargeUnits(8 * sizeOf(this)); return apply(values, this, []); } }.values;
+  const wrapped = { values() { chargeFirst(8 * lengthOf(this)); return apply(values, this, []); } }.values;
   hide(proto, Symbol.iterator, wrapped);
   hide(proto, "values", wrapped);
 }
@@ -114,6 +154,16 @@ for (const name of ["ArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray
   defineProperty(Wrapped, "prototype", { value: Original.prototype, writable: false });
   hide(Original.prototype, "constructor", Wrapped);
   hide(G, name, Wrapped);
+}
+// BigInt arithmetic and formatting run natively, a whole operation in one
+// step the meter never sees (a multiply of two 300,000-bit numbers takes
+// over a second): a script that may not have BigInt (a player's) finds no
+// way to make one but a literal, which moderation refuses.
+if (!bigInts) {
+  delete G.BigInt;
+  delete G.BigInt64Array;
+  delete G.BigUint64Array;
+  for (const key of ["getBigInt64", "getBigUint64", "setBigInt64", "setBigUint64"]) delete DataView.prototype[key];
 }
 
 // --- seeded randomness (sfc32) ----------------------------------------------
@@ -138,22 +188,44 @@ const RealDate = Date;
 const DateProto = RealDate.prototype;
 const realParse = RealDate.parse;
 const realUTC = RealDate.UTC;
-const realOffset = DateProto.getTimezoneOffset;
 const hasZone = /(?:Z|GMT|UTC|[+-]\d\d:?\d\d)\s*(?:\(.*\))?$/i;
 const dateOnly = /^[+-]?\d{4,6}(?:-\d\d(?:-\d\d)?)?$/;
+const isoDateTime = /^[+-]?\d{4,6}-\d\d-\d\dT/i;
+const matches = (re, s) => apply(regexExec, re, [s]) !== null;
+// A text without a zone is read as UTC by giving it one: the engine's own
+// local time is the host's time zone (and its gaps and overlaps at DST).
+// The built-ins are the prelude's copies, so a script's own RegExp or
+// String methods cannot steer a local text to the host's zone.
 const parseUTC = (text) => {
-  const s = StringCtor(text).trim();
-  const t = realParse(s);
-  if (t !== t || hasZone.test(s) || dateOnly.test(s)) return t;
-  return t - apply(realOffset, new RealDate(t), []) * 60000;
+  const s = apply(trimString, StringCtor(text), []);
+  if (matches(hasZone, s) || matches(dateOnly, s)) return realParse(s);
+  return realParse(matches(isoDateTime, s) ? s + "Z" : s + " GMT");
+};
+// new Date(value) with an object reads it as the spec's ToPrimitive does, so
+// a text it answers is parsed here (as UTC), not by the engine.
+const dateValueOf = DateProto.valueOf;
+const toPrimitive = (v) => {
+  try { return apply(dateValueOf, v, []); } catch (_) { /* not a Date */ }
+  const exotic = v[Symbol.toPrimitive];
+  if (exotic !== undefined && exotic !== null) return apply(exotic, v, ["default"]);
+  for (const key of ["valueOf", "toString"]) {
+    const method = v[key];
+    if (typeof method === "function") {
+      const p = apply(method, v, []);
+      if (p === null || (typeof p !== "object" && typeof p !== "function")) return p;
+    }
+  }
+  throw new TypeError("cannot convert the object to a date");
 };
 const SimDate = function Date(...args) {
   if (new.target === undefined) return new SimDate().toString();
   let made;
   if (args.length === 0) made = new RealDate(now);
-  else if (args.length === 1 && typeof args[0] === "string") made = new RealDate(parseUTC(args[0]));
   else if (args.length >= 2) made = new RealDate(apply(realUTC, undefined, args));
-  else made = new RealDate(args[0]);
+  else {
+    const v = args[0] !== null && (typeof args[0] === "object" || typeof args[0] === "function") ? toPrimitive(args[0]) : args[0];
+    made = new RealDate(typeof v === "string" ? parseUTC(v) : v);
+  }
   if (new.target !== SimDate) O.setPrototypeOf(made, new.target.prototype);
   return made;
 };
@@ -167,6 +239,16 @@ for (const part of ["Date", "Day", "FullYear", "Hours", "Milliseconds", "Minutes
   if (part !== "Day") hide(DateProto, "set" + part, DateProto["setUTC" + part]);
 }
 hide(DateProto, "getTimezoneOffset", function getTimezoneOffset() { return 0; });
+// Annex B's two-digit years, in UTC as the rest.
+const getUTCFullYear = DateProto.getUTCFullYear;
+const setUTCFullYear = DateProto.setUTCFullYear;
+hide(DateProto, "getYear", function getYear() { return apply(getUTCFullYear, this, []) - 1900; });
+hide(DateProto, "setYear", function setYear(year) {
+  const y = +year;
+  if (y !== y) return apply(setUTCFullYear, this, [y]);
+  const whole = mathTrunc(y);
+  return apply(setUTCFullYear, this, [whole >= 0 && whole <= 99 ? 1900 + whole : whole]);
+});
 const toISO = DateProto.toISOString;
 const valueOf = DateProto.valueOf;
 const utcText = function toString() {
@@ -273,10 +355,34 @@ let def = null;
 let instance = null;
 let current = "module";
 const asyncFaults = [];
+// A fault is described from data alone: own data properties, found along
+// the prototype chain, never a getter, toString or toPrimitive of the
+// script's. (A Proxy's traps still run: nothing tells a Proxy apart without
+// one. The host calls describe on the script's remaining fuel.)
+const inherits = (v, proto) => {
+  for (let o = getPrototypeOf(v), i = 0; o !== null && i < 64; o = getPrototypeOf(o), i++) if (o === proto) return true;
+  return false;
+};
+// An accessor is passed over for the next data property up the chain
+// (an Error with a name getter reads as "Error").
+const dataProperty = (v, key) => {
+  for (let o = v, i = 0; o !== null && i < 64; o = getPrototypeOf(o), i++) {
+    const d = getOwnDescriptor(o, key);
+    if (d !== undefined && "value" in d) return d.value;
+  }
+  return undefined;
+};
+const textOf = (v) => (typeof v === "string" ? cut(v) : typeof v === "number" || typeof v === "boolean" ? StringCtor(v) : "");
 const describe = (e) => {
   try {
-    if (e instanceof ErrorCtor) return (e instanceof StateError ? "" : (StringCtor(e.name) + ": ")) + StringCtor(e.message);
-    return "threw a non-Error value: " + (typeof e === "string" ? stringify(e.slice(0, 200)) : (typeof e === "object" ? (e === null ? "null" : "an object") : typeof e + " " + StringCtor(e)));
+    if (e !== null && (typeof e === "object" || typeof e === "function")) {
+      if (!inherits(e, ErrorCtor.prototype)) return "threw a non-Error value: " + (typeof e === "object" ? "an object" : "a function");
+      const message = textOf(dataProperty(e, "message"));
+      return inherits(e, StateError.prototype) ? message : textOf(dataProperty(e, "name")) + ": " + message;
+    }
+    if (typeof e === "string") return "threw a non-Error value: " + stringify(apply(sliceString, e, [0, 200]));
+    // A BigInt is not written out: formatting a huge one is work of its own.
+    return "threw a non-Error value: " + (e === null ? "null" : typeof e === "bigint" ? "a bigint" : typeof e + " " + StringCtor(e));
   } catch (_) {
     return "threw a value that could not be described";
   }
@@ -340,7 +446,7 @@ return {
     const d = ns.default;
     def = d !== null && typeof d === "object" ? d : ns;
     instance = create(def);
-    defineProperty(instance, "name", { value: name, enumerable: false });
+    defineProperty(instance, "name", { __proto__: null, value: name, enumerable: false });
     if (stateJson !== undefined) { instance.state = parse(stateJson); return false; }
     instance.state = {};
     if (typeof def.init === "function") {
@@ -389,7 +495,16 @@ return {
   settle,
   /** Throws why this.state is not JSON data, naming where (the host found that it is not). */
   explain() { check(instance.state, 0); return ""; },
-  restore(stateJson) { asyncFaults.length = 0; ancestors.length = 0; instance.state = parse(stateJson); },
+  /**
+   * Puts the committed state back as the instance's own data property,
+   * never through a setter of the script's (the descriptor has no
+   * prototype, so no inherited get or set is read either).
+   */
+  restore(stateJson) {
+    asyncFaults.length = 0;
+    ancestors.length = 0;
+    defineProperty(instance, "state", { __proto__: null, value: parse(stateJson), writable: true, enumerable: true, configurable: true });
+  },
   current() { return current; },
   describe,
 };

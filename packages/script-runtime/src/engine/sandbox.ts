@@ -36,17 +36,21 @@ export interface SandboxOptions {
   onConsole?: (level: string, text: string) => void;
   /** The game's in-script API (kinds), installed after the prelude and before the script. */
   api?: SandboxApi;
+  /** Whether the script may make BigInts (default true; players' scripts may not: see docs/scripts.md). */
+  bigInts?: boolean;
 }
 
 /**
  * SandboxApi is an in-script API offered by the embedding game: `source` is
  * a global function expression called once as `source(hostCall, charge)`
  * before the script runs; `hostCall(op, argsJson)` reaches `call`, which
- * answers JSON text and never throws.
+ * answers JSON text and never throws. `nowMs` is the host's simulated time
+ * of the call (the tick's, or the load's): what the script writes into its
+ * arguments is never taken as the time.
  */
 export interface SandboxApi {
   source: string;
-  call(op: string, argsJson: string): string;
+  call(op: string, argsJson: string, nowMs: number): string;
 }
 
 /** A fault of one handler call. */
@@ -91,7 +95,10 @@ export interface Sandbox {
   dispose(): void;
 }
 
+/** Fuel of the host's own calls into the prelude that run no script code (rolling the state back, moving the clock). */
 const HOUSEKEEPING_FUEL = 50_000_000;
+/** A fault's reason when describing the thrown value failed or ran out of fuel. */
+const UNDESCRIBED = "threw a value that could not be described";
 
 /** A state read from a handler's answer, committed once the whole call succeeds. */
 interface StateRead {
@@ -112,6 +119,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const handles: QuickJSHandle[] = [];
   let isBroken = false;
   let committed = "{}";
+  /** The simulated time the host last gave the script (its load's, its tick's): the time of its calls into the game. */
+  let hostNow = options.epochMs;
   try {
     context = runtime.newContext();
     const ctx = context;
@@ -134,18 +143,22 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     );
 
     const keep = (h: QuickJSHandle) => { handles.push(h); return h; };
-    const charge = keep(ctx.newFunction("charge", (units) => { meter.charge(ctx.getNumber(units)); }));
+    // Answers whether the budget is spent, so a built-in asking for more than is left does not run.
+    const charge = keep(ctx.newFunction("charge", (units) => {
+      meter.charge(ctx.getNumber(units));
+      return meter.exhausted() ? ctx.true : ctx.false;
+    }));
     const log = keep(ctx.newFunction("log", (level, text) => { options.onConsole?.(ctx.getString(level), ctx.getString(text)); }));
 
     meter.begin(HOUSEKEEPING_FUEL);
     const preludeFn = keep(ctx.unwrapResult(ctx.evalCode(PRELUDE_SOURCE, "prelude.js", { type: "global", strict: true })));
-    const args = [charge, log, ...options.seed.map((w) => ctx.newNumber(w | 0)), ctx.newNumber(options.epochMs)];
+    const args = [charge, log, ...options.seed.map((w) => ctx.newNumber(w | 0)), ctx.newNumber(options.epochMs), options.bigInts === false ? ctx.false : ctx.true];
     const apiResult = ctx.callFunction(preludeFn, ctx.undefined, args);
     for (const a of args.slice(2)) a.dispose();
     const api = keep(ctx.unwrapResult(apiResult));
     if (options.api) {
       const game = options.api;
-      const hostCall = keep(ctx.newFunction("hostCall", (op, json) => ctx.newString(game.call(ctx.getString(op), ctx.getString(json)))));
+      const hostCall = keep(ctx.newFunction("hostCall", (op, json) => ctx.newString(game.call(ctx.getString(op), ctx.getString(json), hostNow))));
       const setup = keep(ctx.unwrapResult(ctx.evalCode(game.source, "api.js", { type: "global", strict: true })));
       ctx.unwrapResult(ctx.callFunction(setup, ctx.undefined, hostCall, charge)).dispose();
     }
@@ -260,30 +273,36 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       return f();
     };
 
-    /** Turns a failed call into a fault, and rolls the state back. */
-    const toFault = (error: unknown, budget: number): HandlerFault => {
+    /**
+     * Turns a failed call into a fault, with the call's fuel used and
+     * whether it stopped. Describing a thrown value runs on what is left of
+     * the call's fuel, under its watchdog: it can reach the script's code (a
+     * Proxy's traps), which never runs for free.
+     */
+    const toFault = (error: unknown, budget: number): { fault: HandlerFault; used: number; stopped: boolean } => {
       const exhausted = meter.exhausted();
       const late = meter.overtime();
-      return housekeeping(() => {
-        let handler = "handler";
-        try { handler = callString(currentFn); } catch (e) { disposeFailure(e); }
-        let reason: string;
-        if (exhausted) {
-          reason = `out of fuel (fuel_per_tick ${budget})`;
-        } else if (late) {
-          reason = `ran longer than ${options.watchdogMs} ms of real time (watchdog_ms)`;
-        } else if (error instanceof CallFailed) {
-          try { reason = describeError(error.handle); } catch (e) { disposeFailure(e); reason = "failed"; }
-        } else {
-          reason = error instanceof Error ? error.message : String(error);
-        }
-        disposeFailure(error);
-        return { handler, reason };
-      });
+      let reason: string;
+      if (exhausted) {
+        reason = `out of fuel (fuel_per_tick ${budget})`;
+      } else if (late) {
+        reason = `ran longer than ${options.watchdogMs} ms of real time (watchdog_ms)`;
+      } else if (error instanceof CallFailed) {
+        try { reason = describeError(error.handle); } catch (e) { disposeFailure(e); reason = UNDESCRIBED; }
+      } else {
+        reason = error instanceof Error ? error.message : String(error);
+      }
+      disposeFailure(error);
+      const used = meter.used();
+      const stopped = meter.exhausted() || meter.overtime();
+      // The handler's name is the prelude's own variable: no script code, so the host's fuel.
+      let handler = "handler";
+      try { handler = housekeeping(() => callString(currentFn)); } catch (e) { disposeFailure(e); }
+      return { fault: { handler, reason }, used, stopped };
     };
     const describeError = (handle: QuickJSHandle): string => {
       const result = ctx.callFunction(describeFn, ctx.undefined, handle);
-      if (result.error) { result.error.dispose(); return "failed"; }
+      if (result.error) { result.error.dispose(); return UNDESCRIBED; }
       const text = ctx.getString(result.value);
       result.value.dispose();
       if (text === "InternalError: out of memory") return outOfMemory;
@@ -324,9 +343,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         return true;
       } catch (error) {
         if (!isScriptFailure(error)) throw new EngineFailure(error);
-        const used = meter.used();
-        const stopped = meter.exhausted() || meter.overtime();
-        faults.push(toFault(error, budget));
+        const { fault, used, stopped } = toFault(error, budget);
+        faults.push(fault);
         rollback();
         spentBefore += used;
         if (stopped || spentBefore >= budget) return false;
@@ -372,12 +390,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
             settled = callSettled(settleFn);
           }
           commit(settled);
-          const used = meter.used();
-          hasTick = housekeeping(() => callString(hasTickFn)) === "true";
-          return used;
+          // Reading onTick may run a getter of the script's: on its load fuel.
+          hasTick = callString(hasTickFn) === "true";
+          return meter.used();
         } catch (error) {
           if (!isScriptFailure(error)) throw new EngineFailure(error);
-          const fault = toFault(error, options.loadFuel);
+          const { fault } = toFault(error, options.loadFuel);
           throw Object.assign(new Error(`${fault.handler}: ${fault.reason}`), { fault });
         } finally {
           if (ns?.alive) ns.dispose();
@@ -385,6 +403,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       },
       step(simNow, dt, events, budget) {
         const faults: HandlerFault[] = [];
+        hostNow = simNow;
         spentBefore = 0;
         meter.begin(budget);
         let going = true;
@@ -426,6 +445,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         return { fuelUsed, faults };
       },
       setNow(simNow) {
+        hostNow = simNow;
         lastNow = Number.NaN;
         housekeeping(() => callString(setNowFn, simNow));
       },

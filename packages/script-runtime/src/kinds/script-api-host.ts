@@ -20,7 +20,7 @@ export type MethodImplementations = Readonly<Record<string, Readonly<Record<stri
  * values outside their range, spawns of kinds it may not spawn, and calls
  * past a method's rate. A refused operation changes nothing.
  */
-export function createScriptApiCall(options: { world: KindWorld; view: ApiView; script: string; rateKey?: string; methods: MethodImplementations; rates: MethodRates; language?: ScriptLanguage }): (op: string, argsJson: string) => string {
+export function createScriptApiCall(options: { world: KindWorld; view: ApiView; script: string; rateKey?: string; methods: MethodImplementations; rates: MethodRates; language?: ScriptLanguage }): (op: string, argsJson: string, nowMs: number) => string {
   const { world, view, script, methods, rates } = options;
   // A script names fields, methods and arguments in its own language: camelCase in JavaScript, snake_case in Python.
   const py = options.language === "py";
@@ -44,7 +44,7 @@ export function createScriptApiCall(options: { world: KindWorld; view: ApiView; 
     return field;
   };
 
-  const ops: Record<string, (args: unknown[]) => unknown> = {
+  const ops: Record<string, (args: unknown[], nowMs: number) => unknown> = {
     get([id]) {
       const object = typeof id === "string" ? world.get(id) : undefined;
       return object && kinds.has(object.kind) ? ref(object) : null;
@@ -86,7 +86,8 @@ export function createScriptApiCall(options: { world: KindWorld; view: ApiView; 
       world.destroy(object.id);
       return null;
     },
-    call([id, name, args, nowMs]) {
+    // The call's time is the host's (nowMs), never one the script passes.
+    call([id, name, args], nowMs) {
       const { object, kind } = visible(id);
       const method = kind.methods.find((m) => methodName(m) === name);
       if (!method) return refuse("TypeError", `${kind.decl.kind} has no method ${String(name)}`);
@@ -99,21 +100,20 @@ export function createScriptApiCall(options: { world: KindWorld; view: ApiView; 
       });
       const implementation = methods[kind.decl.kind]?.[method.name];
       if (!implementation) return refuse("TypeError", `${label} is not implemented by the game`);
-      const now = typeof nowMs === "number" ? nowMs : 0;
-      if (!rates.take(`${rateKey}|${kind.decl.kind}.${method.name}`, method.rate_per_s, now)) {
+      if (!rates.take(`${rateKey}|${kind.decl.kind}.${method.name}`, method.rate_per_s, nowMs)) {
         refuse("RangeError", `${label}: rate limit of ${method.rate_per_s} call${method.rate_per_s === 1 ? "" : "s"} per second reached`);
       }
-      const result = implementation(object, list, { world, script, nowMs: now });
+      const result = implementation(object, list, { world, script, nowMs });
       return result === undefined ? null : result;
     },
   };
 
-  return (op, argsJson) => {
+  return (op, argsJson, nowMs) => {
     try {
       const handler = ops[op];
       if (!handler) return JSON.stringify({ e: ["TypeError", `unknown operation ${op}`] });
       const args: unknown = JSON.parse(argsJson);
-      return JSON.stringify({ v: handler(Array.isArray(args) ? args : []) ?? null });
+      return JSON.stringify({ v: handler(Array.isArray(args) ? args : [], nowMs) ?? null });
     } catch (error) {
       if (error instanceof KindRuleError) return JSON.stringify({ e: [error.error, error.message] });
       return JSON.stringify({ e: ["Error", `the game failed: ${error instanceof Error ? error.message : String(error)}`] });

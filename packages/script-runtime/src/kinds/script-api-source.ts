@@ -20,7 +20,6 @@ const VIEW = ${JSON.stringify(shape)};
 const O = Object;
 const parse = JSON.parse;
 const stringify = JSON.stringify;
-const dateNow = Date.now;
 const freeze = O.freeze;
 const create = O.create;
 const defineProperty = O.defineProperty;
@@ -43,7 +42,7 @@ for (const k of VIEW) {
     });
   }
   for (const js of k.methods) {
-    defineProperty(proto, js, { value: { [js](...args) { return call("call", [this.id, js, args, dateNow()]); } }[js] });
+    defineProperty(proto, js, { value: { [js](...args) { return call("call", [this.id, js, args]); } }[js] });
   }
   defineProperty(proto, "toJSON", { value: function toJSON() { return { id: this.id, kind: this.kind }; } });
   protos[k.kind] = freeze(proto);

@@ -12,6 +12,8 @@ export interface ImportHost {
   /** The memory limit in bytes: heap growth past it is a trap. */
   memoryLimitBytes: number;
   fuelExhausted(): never;
+  /** The engine's calls nested past its depth limit (see `MAX_CALL_DEPTH`). */
+  depthExceeded(): never;
   /**
    * A call of the one JavaScript object a Python script may call, the
    * game's API (`call2` of the JavaScript bridge with the reference
@@ -54,6 +56,7 @@ const SYSCALLS = [
 export function engineImports(host: ImportHost): WebAssembly.Imports {
   const env: Record<string, (...args: never[]) => unknown> = {};
   env.fuel_exhausted = () => host.fuelExhausted();
+  env.depth_exceeded = () => host.depthExceeded();
   env.mp_js_random_u32 = () => host.randomU32() | 0;
   env.mp_js_ticks_ms = () => host.nowMs() | 0;
   env.mp_js_time_ms = () => host.nowMs();

@@ -48,7 +48,8 @@ export function rewriteMicroPython(input: Uint8Array, { fuel: metered = true } =
         module.if(module.i32.lt_s(fuel(), module.i32.const(0)), module.call("fuel_exhausted", [], binaryen.none)),
       ]));
     }
-    longjmpInside(module);
+    if (metered) limitDepth(module);
+    longjmpInside(module, metered);
     if (!module.validate()) throw new Error("the rewritten module does not validate");
     binaryen.setOptimizeLevel(2);
     binaryen.setShrinkLevel(0);
@@ -64,8 +65,56 @@ export function rewriteMicroPython(input: Uint8Array, { fuel: metered = true } =
 /** The tag of a longjmp inside the module: only the `invoke_*` functions catch it. */
 const LONGJMP_TAG = "playfield_longjmp";
 
+/**
+ * How many calls deep the engine's own functions may nest before the call
+ * stops (`env.depth_exceeded`). Each wasm call also takes room on the
+ * host's native stack, whose size depends on the host (and on how the
+ * engine compiled the function, which changes as it warms up): a native
+ * overflow is a different result on different runs. This limit is reached
+ * first on every host, so a deep regular expression fails the same way
+ * everywhere.
+ */
+export const MAX_CALL_DEPTH = 1000;
+
+/**
+ * Counts call depth in the exported global `depth`: every defined function
+ * becomes a wrapper that adds one, checks the limit, calls the original
+ * body (a function of its own, inlined back by the optimiser) and takes
+ * one off. A longjmp unwinds frames without taking off: each `invoke_*`
+ * puts the depth back as it was (see {@link longjmpInside}).
+ */
+function limitDepth(module: binaryen.Module): void {
+  module.addGlobal("depth", binaryen.i32, true, module.i32.const(0));
+  module.addGlobalExport("depth", "depth");
+  module.addGlobal("depth_limit", binaryen.i32, true, module.i32.const(MAX_CALL_DEPTH));
+  module.addGlobalExport("depth_limit", "depth_limit");
+  module.addFunctionImport("depth_exceeded", "env", "depth_exceeded", binaryen.none, binaryen.none);
+  const defined: binaryen.FunctionInfo[] = [];
+  for (let i = 0; i < module.getNumFunctions(); i++) {
+    const info = binaryen.getFunctionInfo(module.getFunctionByIndex(i));
+    if (info.module === "" && info.name !== "log_execution") defined.push(info);
+  }
+  const depth = () => module.global.get("depth", binaryen.i32);
+  for (const info of defined) {
+    const inner = `${info.name}$body`;
+    module.addFunction(inner, info.params, info.results, info.vars, info.body);
+    module.removeFunction(info.name);
+    const params = binaryen.expandType(info.params);
+    const args = params.map((type, i) => module.local.get(i, type));
+    const result = params.length;
+    const call = module.call(inner, args, info.results);
+    module.addFunction(info.name, info.params, info.results, info.results === binaryen.none ? [] : [info.results], module.block(null, [
+      module.global.set("depth", module.i32.add(depth(), module.i32.const(1))),
+      module.if(module.i32.gt_u(depth(), module.global.get("depth_limit", binaryen.i32)), module.call("depth_exceeded", [], binaryen.none)),
+      info.results === binaryen.none ? call : module.local.set(result, call),
+      module.global.set("depth", module.i32.sub(depth(), module.i32.const(1))),
+      ...(info.results === binaryen.none ? [] : [module.local.get(result, info.results)]),
+    ], info.results));
+  }
+}
+
 /** Replaces the `invoke_*` and `_emscripten_throw_longjmp` imports with functions of the module (see {@link rewriteMicroPython}). */
-function longjmpInside(module: binaryen.Module): void {
+function longjmpInside(module: binaryen.Module, depthCounted: boolean): void {
   module.setFeatures(module.getFeatures() | binaryen.Features.ExceptionHandling);
   module.addTag(LONGJMP_TAG, binaryen.none, binaryen.none);
   const exported = (name: string) => binaryen.getExportInfo(module.getExport(name)).value;
@@ -88,14 +137,17 @@ function longjmpInside(module: binaryen.Module): void {
     const params = binaryen.expandType(info.params);
     const args = params.slice(1).map((type, i) => module.local.get(i + 1, type));
     const sp = params.length;
+    const savedDepth = sp + 1;
     const call = module.call_indirect(table, module.local.get(0, binaryen.i32), args, binaryen.createType(params.slice(1)), info.results);
     const caught = module.block(null, [
       module.call(stackRestore, [module.local.get(sp, binaryen.i32)], binaryen.none),
+      ...(depthCounted ? [module.global.set("depth", module.local.get(savedDepth, binaryen.i32))] : []),
       module.call(setThrew, [module.i32.const(1), module.i32.const(0)], binaryen.none),
       ...(info.results === binaryen.none ? [] : [module.i32.const(0)]),
     ], info.results);
-    module.addFunction(info.name, info.params, info.results, [binaryen.i32], module.block(null, [
+    module.addFunction(info.name, info.params, info.results, [binaryen.i32, binaryen.i32], module.block(null, [
       module.local.set(sp, module.call(stackSave, [], binaryen.i32)),
+      ...(depthCounted ? [module.local.set(savedDepth, module.global.get("depth", binaryen.i32))] : []),
       module.try("", call, [LONGJMP_TAG], [caught]),
     ], info.results));
   }

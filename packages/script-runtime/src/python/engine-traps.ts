@@ -6,7 +6,7 @@
  */
 export class EngineTrap extends Error {
   override name = "EngineTrap";
-  constructor(readonly reason: "out of fuel" | "out of memory" | "host unreachable" | "engine failure", message: string) {
+  constructor(readonly reason: "out of fuel" | "out of memory" | "too deep" | "host unreachable" | "engine failure", message: string) {
     super(message);
   }
 }

@@ -7,6 +7,8 @@ export interface MicroPythonOptions {
   memoryLimitBytes: number;
   /** MicroPython's first garbage-collected heap; it grows in further chunks up to the memory limit. */
   heapBytes: number;
+  /** How deep the engine's own calls may nest (default: the rewrite's `MAX_CALL_DEPTH`). */
+  maxCallDepth?: number;
   /** MicroPython's own stack of Python frames (deep recursion raises RecursionError inside it). */
   pystackBytes: number;
   /** The simulated clock, ms since the epoch. */
@@ -76,6 +78,9 @@ const HOUSEKEEPING_FUEL = 1 << 30;
 interface Exports {
   memory: WebAssembly.Memory;
   fuel?: WebAssembly.Global;
+  /** How deep the engine's calls are (see `MAX_CALL_DEPTH`; not in the shipped wasm). */
+  depth?: WebAssembly.Global;
+  depth_limit?: WebAssembly.Global;
   __wasm_call_ctors(): void;
   emscripten_stack_init(): void;
   emscripten_stack_get_current(): number;
@@ -116,6 +121,7 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
     },
     memoryLimitBytes: options.memoryLimitBytes,
     fuelExhausted: () => { throw new EngineTrap("out of fuel", "out of fuel"); },
+    depthExceeded: () => { throw new EngineTrap("too deep", `the engine's calls nested deeper than ${depthLimit.value} levels (a deep regular expression or repr)`); },
     hostCall2: options.hostCall ? (_viaCall, a0, a1, target) => {
       views();
       const text = (at: number) => {
@@ -141,6 +147,9 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
   const e = exports;
   // The shipped (unmetered) wasm has no fuel global: benches run it through this loader too.
   const fuel = e.fuel ?? { value: 0 };
+  const depth = e.depth ?? { value: 0 };
+  const depthLimit = e.depth_limit ?? { value: 0 };
+  if (options.maxCallDepth !== undefined) depthLimit.value = options.maxCallDepth;
   fuel.value = HOUSEKEEPING_FUEL;
   e.emscripten_stack_init();
   let out: number;
@@ -240,6 +249,7 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
     get fuel() { return fuel.value as number; },
     set fuel(value: number) { fuel.value = value; },
     exec(source) {
+      depth.value = 0;
       try {
         return withString(source, (ptr, len) => {
           e.mp_js_do_exec(ptr, len, out);
@@ -275,6 +285,8 @@ export function createMicroPython(module: WebAssembly.Module, options: MicroPyth
             view.setFloat64(at + 4, arg, true);
           }
         }
+        // Each call from the host starts at the bottom (a trap left the count where it stopped).
+        depth.value = 0;
         e.proxy_c_to_js_call(ref, args.length, argBuffer, out);
         return answer();
       } finally {

@@ -140,8 +140,6 @@ def _hook(name, g, l, fromlist, level):
 _ERRORS = {"TypeError": TypeError, "RangeError": ValueError, "ReferenceError": LookupError}
 
 def _call(op, args):
-    if op == "call":
-        args.append(_now)
     r = _loads(_playfield_host(op, _dumps(args)))
     e = r.get("e")
     if e is not None:
@@ -168,6 +166,11 @@ def _what(v, depth, ancestors):
     if depth >= 64:
         return " is nested deeper than 64 levels"
     return 0
+
+def _plain(key):
+    # A key's text without running the script's code (no __repr__ of its own).
+    t = type(key)
+    return repr(key)[:40] if key is None or t is int or t is float or t is bool else "a " + t.__name__
 
 def _path(keys, at, levels):
     p = ""
@@ -199,7 +202,7 @@ def _check(root):
             v = c[i]
         else:
             if type(k[i]) is not str:
-                return _path(keys, at, len(path) - 1) + " has a key that is not a str: " + repr(k[i])[:40]
+                return _path(keys, at, len(path) - 1) + " has a key that is not a str: " + _plain(k[i])
             v = c[k[i]]
         why = _what(v, len(path), path)
         if why is None:
@@ -294,7 +297,9 @@ def _settle():
     return _address(s)
 
 def _explain():
-    p = _check(_self.state)
+    # The state as the handler's answer read it (on the script's fuel):
+    # reading self.state again could run a property of the script's.
+    p = _check(_box[0])
     return "self.state is not JSON data: self.state" + (p or " could not be written")
 
 def _restore(text):

@@ -97,6 +97,8 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
   const { name, api } = options;
   const words = seededWords(options.seed);
   let now = options.epochMs;
+  /** The simulated time the host last gave the script (its load's, its tick's): the time of its calls into the game. */
+  let hostNow = options.epochMs;
   let source = "";
   let committed = "{}";
   let hasTick = false;
@@ -117,7 +119,7 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
       outputCapBytes: OUTPUT_CAP_BYTES,
       hostCall: api ? (op, args) => {
         instance.fuel -= HOST_CALL_FUEL;
-        return api.call(op, args);
+        return api.call(op, args, hostNow);
       } : undefined,
     }, base.snapshot);
     instance.fuel = HOUSEKEEPING_FUEL;
@@ -134,6 +136,7 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
       // The address of the changed state's bytes in the engine's memory.
       const json = readPythonState(mp!.memory(), value, MAX_STATE_DEPTH);
       if (json === undefined) {
+        // The walk reads the state the answer held, with no script code: on the host's fuel.
         const why = housekeeping((instance, refs) => instance.call(refs._explain, []));
         return rolledBack(typeof why === "string" ? why : "self.state is not JSON data");
       }
@@ -149,11 +152,17 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
     if (value.startsWith("\x00")) return rolledBack(value.slice(1));
     throw new Fault("the script's answer was not understood");
   };
+  /**
+   * Rolls self.state back to the committed state. Setting it may run the
+   * script's own code (a property on its class), so this runs on what is
+   * left of the call's fuel: running out stops the interpreter, which is
+   * then reloaded with the committed state.
+   */
   const rolledBack = (reason: string, handler?: string): Answer => {
-    housekeeping((instance, refs) => instance.call(refs._restore, [committed]));
+    mp!.call(calls!._restore, [committed]);
     return handler === undefined ? { kind: "fault", reason } : { kind: "fault", reason, handler };
   };
-  /** The host's own calls into the prelude are not the script's work: they run on fuel of their own. */
+  /** The host's own calls into the prelude, which run no script code, are not the script's work: they run on fuel of their own. */
   const housekeeping = <T>(f: (instance: MicroPython, refs: Calls) => T): T => {
     const { mp: instance, calls: refs } = live();
     const left = instance.fuel;
@@ -269,6 +278,7 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
       budget = tickBudget;
       faults = NO_FAULTS;
       now = simNow;
+      hostNow = simNow;
       tickArgs[0] = simNow;
       tickArgs[1] = dt;
       if (events.length === 0) {
@@ -298,6 +308,7 @@ export function createPythonSandbox(options: PythonSandboxOptions): Sandbox {
     },
     setNow(simNow) {
       now = simNow;
+      hostNow = simNow;
       if (!isBroken) housekeeping((instance, refs) => instance.call(refs._set_now, [simNow]));
     },
     broken: () => isBroken,

@@ -18,6 +18,7 @@ import { playersRefusal } from "../policy/players-setting.js";
 import { describePrincipal, samePrincipal } from "../policy/principal.js";
 import type { Principal } from "../policy/principal.js";
 import { GENESIS_CHAIN, nextChain, scriptSeed, stateHash } from "../state/state-hash.js";
+import { boundText } from "./bounded-text.js";
 import { createScriptLog } from "./script-log.js";
 import type { ScriptLanguage } from "../commands/command-args.js";
 import { pythonEngineModule } from "../python/engine-module.js";
@@ -167,11 +168,11 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     return next;
   };
 
-  const moderate = async (name: string, source: string, principal: Principal, claims: { owner: boolean; friend: boolean }): Promise<Refusal | undefined> => {
+  const moderate = async (name: string, source: string, language: ScriptLanguage, principal: Principal, claims: { owner: boolean; friend: boolean }): Promise<Refusal | undefined> => {
     if (principal === "creator") return undefined;
     const refused = playersRefusal(config.players, { roles: principal.roles, owner: claims.owner, friend: claims.friend });
     if (refused) return { kind: "refused", reason: refused };
-    let verdict: ModerationVerdict = moderateSource(source, { maxSourceBytes: config.player_max_source_bytes, deny: config.deny, forbid: config.forbid });
+    let verdict: ModerationVerdict = moderateSource(source, { maxSourceBytes: config.player_max_source_bytes, deny: config.deny, forbid: config.forbid, noBigInt: language === "js" });
     if (verdict.ok && options.moderate) {
       try {
         verdict = await options.moderate({ name, source, principal });
@@ -185,6 +186,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
   const newSandbox = async (name: string, principal: Principal, source: string, language: ScriptLanguage, stateJson: string | undefined, loadTick: number) => {
     const player = principal !== "creator";
     const memoryLimit = player ? config.player_memory_limit_bytes : config.memory_limit_bytes;
+    const onConsole = options.onConsole ? (level: string, text: string) => options.onConsole?.(name, level, boundText(text)) : undefined;
     if (language === "py") {
       const sandbox = createPythonSandbox({
         module: await pythonEngineModule(),
@@ -195,7 +197,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
         seed: scriptSeed(seed, name, loadTick),
         epochMs: epochMs + simMs,
         modules,
-        onConsole: options.onConsole ? (level, text) => options.onConsole?.(name, level, text) : undefined,
+        onConsole,
         api: options.kinds?.sandboxApi({ name, principal, language }, config),
       });
       sandbox.load(source, stateJson);
@@ -220,8 +222,9 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
         seed: scriptSeed(seed, name, loadTick),
         epochMs: epochMs + simMs,
         modules,
-        onConsole: options.onConsole ? (level, text) => options.onConsole?.(name, level, text) : undefined,
+        onConsole,
         api: options.kinds?.sandboxApi({ name, principal }, config),
+        bigInts: !player,
       });
       sandbox.load(source, stateJson);
       return { sandbox, cell, memoryLimit };
@@ -346,12 +349,12 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
         entry.fuelUsed = outcome.fuelUsed;
         for (const fault of outcome.faults) {
           entry.faults += 1;
-          entry.lastFault = `${fault.handler}: ${fault.reason}`;
+          entry.lastFault = boundText(`${fault.handler}: ${fault.reason}`);
         }
         if (entry.sandbox.broken()) await rebuild(entry, n, "its state could not be restored after a fault");
       } catch (error) {
         entry.faults += 1;
-        entry.lastFault = `onTick: ${error instanceof Error ? error.message : String(error)}`;
+        entry.lastFault = boundText(`onTick: ${error instanceof Error ? error.message : String(error)}`);
         if (entry.cell) {
           entry.cell.broken = true;
           await engineFailed(n);
@@ -399,7 +402,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     kinds: options.kinds,
     queueLoad({ name, source, language, principal, owner, friend }) {
       assertLive();
-      queue.push({ kind: "load", name, source, language, principal, verdict: moderate(name, source, principal, { owner, friend }) });
+      queue.push({ kind: "load", name, source, language, principal, verdict: moderate(name, source, language, principal, { owner, friend }) });
       return { queued: name, applies: "next fixed tick" };
     },
     queueControl(kind, name) {

@@ -3,6 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeBlocks, shellCommands, typeErrors, type CodeBlock } from "./code-blocks.js";
 import { killGroup, npmStart, type NpmStarted } from "./npm-start.js";
@@ -21,6 +22,12 @@ const where = (block: CodeBlock) => `${block.doc}:${block.line}`;
 const FILE = "my-game.ts";
 const RUN = `node --conditions=@playfield/source --import tsx ${FILE}`;
 const PAGE_URL = "http://127.0.0.1:8080";
+
+/** The repository's compiler settings (tsconfig.base.json): the root tsconfig.json covers the reader's file with them. */
+function repoCompilerOptions(): ts.CompilerOptions {
+  const { config } = ts.readConfigFile(join(repo, "tsconfig.base.json"), ts.sys.readFile) as { config: { compilerOptions: object } };
+  return ts.convertCompilerOptionsFromJson(config.compilerOptions, repo).options;
+}
 
 /** Each TypeScript block with the `text` block right after it: what a run prints for that step. */
 const steps = blocks.flatMap((block, i) => (block.lang === "ts" ? [{ block, prints: blocks[i + 1]?.lang === "text" ? blocks[i + 1] : undefined }] : []));
@@ -56,9 +63,9 @@ describe("docs/getting-started.md, step by step", () => {
     expect(started!.firstLine.replace(new URL(started!.url).host, new URL(PAGE_URL).host)).toBe(shown.code.trimEnd());
   });
 
-  it("should compile the blocks, one after the other in one file, against the sources", () => {
+  it("should compile the blocks, one after the other in one file, with the repository's settings", () => {
     const source = steps.map((s) => s.block.code).join("\n");
-    expect(typeErrors(new Map([[join(repo, "scripts/docs/my-game.ts"), `${source}\nexport {};\n`]]))).toEqual([]);
+    expect(typeErrors(new Map([[join(repo, FILE), `${source}\nexport {};\n`]]), repoCompilerOptions())).toEqual([]);
   }, 120_000);
 
   /** Writes the first `count` steps as the reader's file (under a name of its own) and runs the page's command on it. */

@@ -1,8 +1,7 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import * as client from "@playfield/client";
@@ -10,6 +9,7 @@ import * as serverMemory from "@playfield/server-memory";
 import * as serverMemoryMsw from "@playfield/server-memory/msw";
 import * as mswNode from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { killGroup, npmStart, type NpmStarted } from "./npm-start.js";
 import { asFunctionBody, codeBlocks, freeNames, shellCommands, typeErrors, type CodeBlock } from "./code-blocks.js";
 
 /*
@@ -39,33 +39,13 @@ const MODULES: Record<string, unknown> = {
   "msw/node": mswNode,
 };
 
-/** Starts `npm start` on a free port; resolves with its URL once it listens. */
-async function npmStart(): Promise<{ url: string; child: ChildProcess }> {
-  // Its own process group, so that the server under npm is stopped with it whatever npm does with signals.
-  const child = spawn("npm", ["start"], { cwd: repo, env: { ...process.env, PORT: "0", DATABASE_URL: "" }, stdio: ["ignore", "pipe", "inherit"], detached: true });
-  const url = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on("line", (line) => {
-      const found = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-      if (found) resolve(found);
-    });
-    child.once("exit", (code) => reject(new Error(`npm start exited with ${code}`)));
-  });
-  return { url, child };
-}
-
 describe("the code blocks of README.md and docs/testing.md", () => {
-  let started: { url: string; child: ChildProcess } | undefined;
+  let started: NpmStarted | undefined;
   const api = () => started!.url;
 
-  beforeAll(async () => { started = await npmStart(); }, 60_000);
-  afterAll(() => {
-    try {
-      if (started?.child.pid) process.kill(-started.child.pid, "SIGKILL");
-    } catch {
-      // the group has ended: the last test stopped it
-    }
-  });
+  beforeAll(async () => { started = await npmStart(repo); }, 60_000);
+  // The last test stops it; this is for a run cut short.
+  afterAll(() => { if (started) killGroup(started.child); });
 
   it("should name only commands and npm scripts that exist", () => {
     const commands = blocks.filter((b) => b.lang === "sh").flatMap((b) => shellCommands(b).map((c) => ({ c, at: where(b) })));

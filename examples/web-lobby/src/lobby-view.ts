@@ -74,6 +74,8 @@ function friendRow(lobby: Lobby, friend: Friend, state: LobbyState): HTMLLIEleme
 function render(lobby: Lobby, state: LobbyState): void {
   const { me, session } = state;
   byId("who").textContent = me ? `${name(me.user)}${me.guest ? " (guest)" : ""}` : "";
+  // Signed out there is no connection to speak of: no badge, not an empty one.
+  byId("connection").hidden = !me;
   byId("connection").textContent = me ? state.connection : "";
   byId("connection").dataset.state = state.connection;
   byId("sign-out").hidden = !me;

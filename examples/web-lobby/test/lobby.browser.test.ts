@@ -22,9 +22,9 @@ const STEP = { timeout: 45_000 };
 /** Polls until the page shows what is expected (a realtime event may take a moment). */
 const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
 
-/** Starts `playfield-server` on a free port; resolves with its URL once it listens. */
+/** Starts `playfield-server --demo` (what `npm start` runs) on a free port; resolves with its URL once it listens. */
 async function startPlayfieldServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [bin, "--port", "0"], {
+  const child = spawn(process.execPath, [bin, "--demo", "--port", "0"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve, reject) => {
@@ -34,17 +34,6 @@ async function startPlayfieldServer(): Promise<{ url: string; child: ChildProces
   const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
   if (!url) throw new Error(`playfield-server said: ${line}`);
   return { url, child };
-}
-
-/** A creator's public experiences, made through the API as a studio tool would. */
-async function publishExperiences(api: string): Promise<void> {
-  const studio = createClient({ baseUrl: api });
-  await studio.identity.signUp({ username: "skyforge", password: "studio password", birthdate: "1985-04-02", displayName: "Skyforge Studio" });
-  for (const [title, genre] of [["Sky Islands", "adventure"], ["Dune Racers", "racing"], ["Tower Tycoon", "strategy"]] as const) {
-    const { id } = await studio.catalog.createExperience({ title, genre, hostingTier: "edge", maxPlayers: 12 });
-    await studio.catalog.publishVersion({ experienceId: id, contentUrls: { web: `https://cdn.example.com/${id}/web.json` } });
-    await studio.catalog.updateExperience({ experienceId: id, visibility: "public" });
-  }
 }
 
 describe.runIf(chromiumPath)("the web lobby in two browsers", () => {
@@ -74,8 +63,8 @@ describe.runIf(chromiumPath)("the web lobby in two browsers", () => {
   const presenceOf = (page: Page, username: string) => page.locator(`#friends li[data-friend="${username}"] .presence`);
 
   beforeAll(async () => {
+    // The demo data a newcomer's `npm start` has: the page (and the README's picture) shows what they see.
     server = await startPlayfieldServer();
-    await publishExperiences(server.url);
     await createClient({ baseUrl: server.url }).identity.signUp({ username: "bob_b", password: "bob's password", birthdate: "1992-08-21", displayName: "Bob" });
     vite = await createServer({ root: here, configFile: `${here}vite.config.ts`, logLevel: "error", server: { port: 0, strictPort: false } });
     await vite.listen();
@@ -92,6 +81,14 @@ describe.runIf(chromiumPath)("the web lobby in two browsers", () => {
     server?.child.kill("SIGTERM");
   });
 
+  it("should show no connection badge while signed out", STEP, async () => {
+    const newcomer = await openLobby();
+    await eventually(() => newcomer.locator("#sign-in").isVisible()).toBe(true);
+    expect(await newcomer.locator("#connection").isVisible()).toBe(false);
+    await eventually(() => newcomer.locator('#experiences li[data-experience="Sky Islands"] .meta').textContent())
+      .toBe("by Playfield Demo · adventure · 0 playing");
+  });
+
   it("should play as a guest from another origin: popular experiences, then a search", STEP, async () => {
     const guest = await openLobby();
     await guest.getByRole("button", { name: "Play as guest" }).click();
@@ -103,6 +100,7 @@ describe.runIf(chromiumPath)("the web lobby in two browsers", () => {
     await eventually(() => guest.locator("#connection").textContent()).toBe("ready");
     await guest.getByRole("button", { name: "Sign out" }).click();
     await eventually(() => guest.locator("#sign-in").isVisible()).toBe(true);
+    expect(await guest.locator("#connection").isVisible()).toBe(false);
   });
 
   it("should sign Ada up and Bob in, and make them friends who see each other online", STEP, async () => {

@@ -2,15 +2,21 @@ import { RealtimeCloseCode } from "@playfield/core/wire";
 import type { ClientAuth } from "../token-session.js";
 import type { RealtimeEventMap, RealtimeMessage } from "./realtime-events.js";
 
+/**
+ * An event handler property, compared as a method's parameter is (bivariantly): the browser's
+ * WebSocket and `ws` declare handlers of richer event types, and both must fit as they are.
+ */
+type Handler<E> = { handle(event: E): void }["handle"];
+
 /** What the realtime connection needs of a WebSocket: the browser's, or `ws` in Node. */
 export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
+  onopen: Handler<unknown> | null;
+  onmessage: Handler<{ data: unknown }> | null;
+  onclose: Handler<{ code: number; reason: string }> | null;
+  onerror: Handler<unknown> | null;
 }
 
 export type WebSocketConstructor = new (url: string) => WebSocketLike;

@@ -1,9 +1,12 @@
-import { fail, tables, transactAfterReads, type EconomyService, type ItemKind, type ItemRow, type TopUpOrderRow } from "@playfield/core";
+import {
+  cursorOf, fail, tables, transactAfterReads, type Cursor, type EconomyService, type ItemKind, type ItemRow, type TopUpOrderRow, type Tx,
+} from "@playfield/core";
 import type { HandlerContext } from "../../rpc/handler-context.js";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { CREDIT_PACKS, LIST_DEFAULT } from "./config.js";
-import { EXPERIENCE_KINDS, itemView, itemViews, ownedItems, ownExperience, requireItem } from "./items.js";
+import { ownExperience, seenExperience } from "../catalog/access.js";
+import { EXPERIENCE_KINDS, itemsSeen, itemView, itemViews, ownedItems, seenItem } from "./items.js";
 import { nextSeq, settledWallet, walletView } from "./ledger.js";
 import { providerOf } from "../../ports/payments/index.js";
 import { inTurn } from "../turns.js";
@@ -16,6 +19,21 @@ function originOf(ctx: HandlerContext): string {
   if (!host || !/^[A-Za-z0-9.\-[\]:]{1,255}$/.test(host)) return "http://localhost";
   const proto = ctx.header("x-forwarded-proto") === "https" ? "https" : "http";
   return `${proto}://${host}`;
+}
+
+/** Listed items, newest first, of a kind or all, leaving out those of experiences the viewer cannot see: pages until `limit` are found. */
+async function listedSeen(tx: Tx, kind: ItemKind | "", limit: number, viewerId: string | null): Promise<ItemRow[]> {
+  const found: ItemRow[] = [];
+  let after: Cursor | undefined;
+  for (;;) {
+    const page = kind
+      ? await tx.query(tables.items, "listedByKind", { equals: [kind], order: "desc", limit, ...(after ? { after } : {}) })
+      : await tx.query(tables.items, "listed", { order: "desc", limit, ...(after ? { after } : {}) });
+    const seen = await itemsSeen(tx, page, viewerId);
+    for (let i = 0; i < page.length && found.length < limit; i++) if (seen[i]) found.push(page[i]!);
+    if (found.length >= limit || page.length < limit) return found;
+    after = cursorOf(tables.items, kind ? "listedByKind" : "listed", page[page.length - 1]!);
+  }
 }
 
 /** EconomyService: wallet, credit packs and top-ups, items, buying, inventory. */
@@ -75,23 +93,25 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   async listItems(req, ctx) {
     const limit = req.limit || LIST_DEFAULT;
     const kind = req.kind as ItemKind | "";
+    const viewerId = ctx.viewerId;
     return ctx.deps.storage.transact(async (tx) => {
       let rows: ItemRow[];
       if (req.experienceId) {
+        // A hidden experience lists as an unknown one does: nothing.
+        if (!(await seenExperience(tx, req.experienceId, viewerId))) return { items: [] };
         rows = await tx.query(tables.items, "listedByExperience", { equals: [req.experienceId], order: "desc" });
         if (kind) rows = rows.filter((r) => r.kind === kind);
         rows = rows.slice(0, limit);
-      } else if (kind) {
-        rows = await tx.query(tables.items, "listedByKind", { equals: [kind], order: "desc", limit });
       } else {
-        rows = await tx.query(tables.items, "listed", { order: "desc", limit });
+        rows = await listedSeen(tx, kind, limit, viewerId);
       }
-      return { items: await itemViews(tx, rows, ctx.viewerId) };
+      return { items: await itemViews(tx, rows, viewerId) };
     });
   },
 
   async getItem(req, ctx) {
-    return ctx.deps.storage.transact(async (tx) => itemView(tx, await requireItem(tx, req.itemId), ctx.viewerId));
+    const viewerId = ctx.viewerId;
+    return ctx.deps.storage.transact(async (tx) => itemView(tx, await seenItem(tx, req.itemId, viewerId), viewerId));
   },
 
   async createItem(req, ctx) {
@@ -103,7 +123,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
     return deps.storage.transact(async (tx) => {
       if (EXPERIENCE_KINDS.includes(kind)) {
         if (!req.experienceId) throw fail.invalid(`experienceId: required for a ${kind}`);
-        await ownExperience(tx, req.experienceId, userId);
+        await ownExperience(tx, req.experienceId, userId, "sell items in it");
       } else if (req.experienceId) {
         throw fail.invalid("experienceId: only game passes and developer products belong to an experience");
       }
@@ -133,7 +153,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
     const name = req.name.trim();
     if (req.name && !name) throw fail.invalid("name: must not be blank");
     return ctx.deps.storage.transact(async (tx) => {
-      const item = await requireItem(tx, req.itemId);
+      const item = await seenItem(tx, req.itemId, userId);
       if (item.creatorId !== userId) throw fail.denied("itemId: only the item's creator may edit it");
       const next: ItemRow = {
         ...item,

@@ -2,7 +2,7 @@ import { compareCandidates, fail, mintClaims, tables, TokenType, type SessionSer
 import type { HandlerContext } from "../../rpc/handler-context.js";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso, userSummary } from "../identity/accounts.js";
-import { visibleExperience } from "./access.js";
+import { seenExperience } from "../catalog/access.js";
 import { joinInTx, type Allocation, type JoinOutcome } from "./join.js";
 import { deleteMember, deliver, expireSilent, membersOf, removeMember, rosterEvent, usersOf, type Outgoing } from "./roster.js";
 import { areFriends, friendIds } from "../social/graph.js";
@@ -143,7 +143,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
     const userId = ctx.viewerId;
     const { outgoing, sessions } = await deps.storage.transact(async (tx) => {
       const outgoing = await expireSilent(tx, deps, deps.clock.now());
-      const experience = await visibleExperience(tx, req.experienceId, userId);
+      const experience = await seenExperience(tx, req.experienceId, userId);
       if (!experience) return { outgoing, sessions: null };
       const friends = new Set(userId ? await friendIds(tx, userId) : []);
       const open = (await tx.query(tables.gameSessions, "openByExperience", { equals: [experience.id] }))

@@ -183,6 +183,28 @@ describe("a hidden experience answers as an unknown id", () => {
     }), runs);
   });
 
+  it("should tell a friend in game again when the experience goes hidden or public, or the viewer becomes or stops being a tester", async () => {
+    await using t = await testServer(kind, { sessions: { silenceMs: 60_000 } });
+    const creator = await player(t);
+    const { experience } = await addExperience(t.server, { creatorId: creator.userId, visibility: "public" });
+    const [playing, viewer] = [await player(t), await player(t)];
+    await befriend(t.server, playing.userId, viewer.userId);
+    const link = await connect(t, kind, viewer.accessToken);
+    try {
+      await playing.client.session.join({ experienceId: experience.id });
+      const catalog = creator.client.catalog;
+      await catalog.updateExperience({ experienceId: experience.id, visibility: "private" });
+      await catalog.addTester({ experienceId: experience.id, userId: viewer.userId });
+      await catalog.removeTester({ experienceId: experience.id, userId: viewer.userId });
+      await catalog.updateExperience({ experienceId: experience.id, visibility: "public" });
+      await link.barrier();
+      const named = `in_game:${experience.id}`;
+      expect(presenceAbout(link, playing.userId)).toEqual([named, "in_game:undefined", named, "in_game:undefined", named]);
+    } finally {
+      await link.close();
+    }
+  });
+
   it("should still show a hidden experience's items to a tester and to an owner, and take a sale in it from a tester or a player", async () => {
     await using t = await testServer(kind);
     const w = await world(t, "private");

@@ -181,10 +181,12 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
       if (!(await areFriends(tx, caller.userId, invited.id))) throw fail.precondition("userId: only friends can be invited");
       if (session.hostingTier === "solo") throw fail.precondition("sessionId: a solo session takes no one else");
       if (await tx.get(tables.sessionMembers, `${session.id}:${invited.id}`)) throw fail.precondition("userId: already in this session");
-      const [me, experience] = await Promise.all([tx.get(tables.users, caller.userId), tx.get(tables.experiences, session.experienceId)]);
+      // A friend who may not see the experience is told nothing of it (not even its id and title) and could not join.
+      const [me, experience] = await Promise.all([tx.get(tables.users, caller.userId), seenExperience(tx, session.experienceId, invited.id)]);
+      if (!experience) throw fail.precondition("userId: this friend cannot see this experience (only its creator and testers can)");
       const invite: Outgoing = {
         to: [invited.id],
-        event: { type: "game_invite", from: userSummary(me!), experienceId: session.experienceId, sessionId: session.id, title: experience?.title ?? "" },
+        event: { type: "game_invite", from: userSummary(me!), experienceId: session.experienceId, sessionId: session.id, title: experience.title },
       };
       return { outgoing, invite };
     });

@@ -6,6 +6,7 @@ import { testServer, TRANSPORTS, type TestServer } from "./fixtures.js";
 import { topUp } from "./economy-fixtures.js";
 import { connect, presenceAbout, type Connection, type Message } from "./presence-fixtures.js";
 import { propertyRuns } from "./property-runs.js";
+import { LIST_SCAN_MAX } from "../src/services/economy/config.js";
 import { addExperience, befriend, player, type Player } from "./session-world.js";
 
 /*
@@ -203,6 +204,31 @@ describe("a hidden experience answers as an unknown id", () => {
     } finally {
       await link.close();
     }
+  });
+
+  it("should page past a hidden experience's items to fill a listing, reading at most LIST_SCAN_MAX of them", async () => {
+    await using t = await testServer(kind);
+    const w = await world(t, "draft");
+    const seller = await player(t);
+    const hat = await seller.client.economy.createItem({ kind: "avatar_hat", name: "Hat", description: "", price: 5, experienceId: "" });
+    const { seq, createdAt } = (await t.server.deps.storage.transact((tx) => tx.get(tables.items, hat.id)))!;
+    /** Writes `count` listed passes of the draft, newer than the hat. */
+    const passes = (from: number, count: number) => t.server.deps.storage.transact(async (tx) => {
+      for (let i = from; i < from + count; i++) {
+        await tx.put(tables.items, {
+          id: `itm_vis_scan${i}`, kind: "game_pass", name: "Pass", description: "", price: 1, creatorId: w.creator.userId, experienceId: w.hidden.id,
+          thumbnailUrl: "", listed: true, sales: 0, createdAt, updatedAt: createdAt, seq: seq + 1 + i,
+        });
+      }
+    });
+    const anonymous = t.client().economy;
+    await passes(0, LIST_SCAN_MAX - 10);
+    // Ten pages of 9 and more are read through: the hat, older than every pass, is found.
+    expect((await anonymous.listItems({ limit: 9 })).items.map((item) => item.id)).toEqual([hat.id]);
+    await passes(LIST_SCAN_MAX - 10, 10);
+    // Past the bound the listing stops short.
+    expect((await anonymous.listItems({ limit: 10 })).items).toEqual([]);
+    expect((await w.creator.client.economy.listItems({ limit: 10 })).items).toHaveLength(10);
   });
 
   it("should still show a hidden experience's items to a tester and to an owner, and take a sale in it from a tester or a player", async () => {

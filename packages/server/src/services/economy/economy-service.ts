@@ -4,7 +4,7 @@ import {
 import type { HandlerContext } from "../../rpc/handler-context.js";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
-import { CREDIT_PACKS, LIST_DEFAULT } from "./config.js";
+import { CREDIT_PACKS, LIST_DEFAULT, LIST_SCAN_MAX } from "./config.js";
 import { ownExperience, seenExperience } from "../catalog/access.js";
 import { EXPERIENCE_KINDS, itemsSeen, itemView, itemViews, ownedItems, seenItem } from "./items.js";
 import { nextSeq, settledWallet, walletView } from "./ledger.js";
@@ -21,11 +21,14 @@ function originOf(ctx: HandlerContext): string {
   return `${proto}://${host}`;
 }
 
-/** Listed items, newest first, of a kind or all, leaving out those of experiences the viewer cannot see: pages until `limit` are found. */
+/**
+ * Listed items, newest first, of a kind or all, leaving out those of experiences the viewer cannot see: pages until
+ * `limit` are found, or LIST_SCAN_MAX rows were read.
+ */
 async function listedSeen(tx: Tx, kind: ItemKind | "", limit: number, viewerId: string | null): Promise<ItemRow[]> {
   const found: ItemRow[] = [];
   let after: Cursor | undefined;
-  for (;;) {
+  for (let read = 0; read < LIST_SCAN_MAX; read += limit) {
     const page = kind
       ? await tx.query(tables.items, "listedByKind", { equals: [kind], order: "desc", limit, ...(after ? { after } : {}) })
       : await tx.query(tables.items, "listed", { order: "desc", limit, ...(after ? { after } : {}) });
@@ -34,6 +37,7 @@ async function listedSeen(tx: Tx, kind: ItemKind | "", limit: number, viewerId: 
     if (found.length >= limit || page.length < limit) return found;
     after = cursorOf(tables.items, kind ? "listedByKind" : "listed", page[page.length - 1]!);
   }
+  return found;
 }
 
 /** EconomyService: wallet, credit packs and top-ups, items, buying, inventory. */

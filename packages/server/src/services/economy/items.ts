@@ -69,7 +69,7 @@ async function requireItem(tx: Tx, itemId: string): Promise<ItemRow> {
 
 /**
  * Which of these items exist for the viewer (null: anonymous), in their order: an item of an experience exists only
- * for those who may see the experience (catalog/access.ts), as the experience itself does. One read for all.
+ * for those who may see the experience (catalog/access.ts), as the experience itself does. Two reads for all.
  */
 export async function itemsSeen(tx: Tx, rows: readonly ItemRow[], viewerId: string | null): Promise<boolean[]> {
   const ids = [...new Set(rows.flatMap((row) => (row.experienceId ? [row.experienceId] : [])))];

@@ -3,7 +3,7 @@ import { asSeenBy, OFFLINE, type Presence } from "./presence.js";
 /*
  * The pure decisions of presence events: what a `presence` event holds,
  * whether two presences differ, and which viewers must be told what about a
- * user. The feed (presence-feed.ts) reads the facts and sends the result.
+ * user. The feed (feed.ts) reads the facts and sends the result.
  */
 
 /** The `presence` realtime event: where `userId` is, as their friends see it; `experienceId` only while `in_game`, to a friend who may see it. */

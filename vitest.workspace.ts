@@ -26,12 +26,15 @@ const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 const POSTGRES_SUITES = [
   "endpoints", "identity", "avatar", "economy", "datastore", "datastore-export", "datastore-join",
   "datastore-limits", "datastore-ordered", "datastore-permissions", "social", "session", "catalog", "catalog-content",
-  "catalog-discovery", "creator", "creator-stats", "safety", "economy.model.property",
+  "catalog-discovery", "creator", "creator-stats", "safety", "economy.model.property", "visibility.property",
   "hostile/hostile-world", "hostile/hostile-api.property", "hostile/hostile-http.property", "robustness.property", "regression/*",
 ].map((suite) => `test/${suite}.test.ts`);
 // PGlite runs the same queries as PostgreSQL in one connection: a subset that writes through every service,
 // and the hostile requests to every method (another engine under the same SQL: NUL, surrogates, huge numbers).
-const PGLITE_SUITES = ["endpoints", "identity", "economy", "datastore", "social", "session", "catalog", "economy.model.property", "hostile/hostile-api.property"]
+const PGLITE_SUITES = [
+  "endpoints", "identity", "economy", "datastore", "social", "session", "catalog", "economy.model.property", "visibility.property",
+  "hostile/hostile-api.property",
+]
   .map((suite) => `test/${suite}.test.ts`);
 const sourceConditions = {
   resolve: { conditions },

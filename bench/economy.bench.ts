@@ -24,7 +24,13 @@ async function creatorWorld(server: MemoryServer, experiences: number) {
     visibility: i % 2 ? "public" : "draft", hostingTier: "edge", maxPlayers: 10, startPlaceId: "plc", liveVersionId: null,
     createdAt: now - 90 * DAY, updatedAt: now, visits: 0, favorites: i % 7, upVotes: 0, downVotes: 0,
   }));
-  await server.deps.storage.transact(async (tx) => { for (const row of rows) await tx.put(tables.experiences, row); });
+  await server.deps.storage.transact(async (tx) => {
+    for (const row of rows) await tx.put(tables.experiences, row);
+    // The buyer tests the drafts: their items exist only for their creator and testers (docs/catalog.md).
+    for (const row of rows) {
+      if (row.visibility !== "public") await tx.put(tables.experienceTesters, { id: `${row.id}:${buyer.userId}`, experienceId: row.id, userId: buyer.userId, addedAt: now });
+    }
+  });
   await server.operator.wallets.grant(buyer.userId, 1_000_000_000_000);
   return { creator, buyer, rows };
 }

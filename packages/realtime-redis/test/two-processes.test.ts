@@ -248,6 +248,8 @@ describe.skipIf(redisUrl === null || postgresUrl === null)("two playfield-server
     expect(await paid.text()).toContain("Payment complete");
     const world = await ada.client.catalog.createExperience({ title: "Shop", hostingTier: "edge", maxPlayers: 10 });
     const product = await ada.client.economy.createItem({ kind: "developer_product", name: "Coins", price: 10, experienceId: world.id });
+    // A new experience is a draft: its items exist only for its creator and testers (docs/catalog.md).
+    await ada.client.catalog.addTester({ experienceId: world.id, userId: cy.userId });
     // Cy's access token on a second client, calling B (no refresh token: only one client may rotate it).
     const onB = createClient({ baseUrl: b.url });
     await onB.auth.setTokens({ accessToken: (await cy.client.auth.getTokens())!.accessToken });

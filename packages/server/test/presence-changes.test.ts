@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { OFFLINE, type Presence } from "../src/services/presence/presence.js";
+import { asSeenBy, OFFLINE, type Presence } from "../src/services/presence/presence.js";
 import { presenceChanges, presenceEvent, samePresence } from "../src/services/presence/changes.js";
 
 const online: Presence = { presence: "online", experienceId: "" };
@@ -11,6 +11,8 @@ describe("presenceEvent", () => {
     expect(presenceEvent("usr_a", inGame("exp_1"))).toEqual({ type: "presence", userId: "usr_a", presence: "in_game", experienceId: "exp_1" });
     expect(presenceEvent("usr_a", online)).toEqual({ type: "presence", userId: "usr_a", presence: "online" });
     expect(presenceEvent("usr_a", { presence: "offline", experienceId: "exp_stale" })).toEqual({ type: "presence", userId: "usr_a", presence: "offline" });
+    // A game the viewer may not see: in game, and nothing more.
+    expect(presenceEvent("usr_a", asSeenBy(inGame("exp_1"), false))).toEqual({ type: "presence", userId: "usr_a", presence: "in_game" });
   });
 });
 
@@ -30,6 +32,7 @@ describe("presenceChanges", () => {
       current: online,
       friends: new Set(["usr_knows", "usr_new", "usr_stale"]),
       viewers: ["usr_knows", "usr_new", "usr_stale", "usr_former", "usr_new"],
+      seesExperience: () => true,
       told: (viewer) => told[viewer] ?? OFFLINE,
     });
     expect(changes).toEqual([
@@ -39,14 +42,16 @@ describe("presenceChanges", () => {
   });
 
   it("should tell no one anything when every viewer already knows", () => {
-    expect(presenceChanges({ current: OFFLINE, friends: new Set(["usr_b"]), viewers: ["usr_b", "usr_c"], told: () => OFFLINE })).toEqual([]);
+    expect(presenceChanges({ current: OFFLINE, friends: new Set(["usr_b"]), viewers: ["usr_b", "usr_c"], seesExperience: () => true, told: () => OFFLINE })).toEqual([]);
   });
 
   it("should leave every viewer knowing what they may see, telling each at most once and only on a change", () => {
-    fc.assert(fc.property(presenceArb, fc.dictionary(viewerArb, fc.record({ friend: fc.boolean(), told: presenceArb })), (current, viewers) => {
+    const viewersArb = fc.dictionary(viewerArb, fc.record({ friend: fc.boolean(), sees: fc.boolean(), told: presenceArb }));
+    fc.assert(fc.property(presenceArb, viewersArb, (current, viewers) => {
       const told = (viewer: string) => viewers[viewer]?.told ?? OFFLINE;
       const friends = new Set(Object.keys(viewers).filter((v) => viewers[v]!.friend));
-      const changes = presenceChanges({ current, friends, viewers: Object.keys(viewers), told });
+      const seesExperience = (viewer: string) => viewers[viewer]!.sees;
+      const changes = presenceChanges({ current, friends, viewers: Object.keys(viewers), seesExperience, told });
       const sent = new Map<string, Presence>();
       for (const change of changes) {
         expect(change.to.length).toBeGreaterThan(0);
@@ -56,7 +61,7 @@ describe("presenceChanges", () => {
         }
       }
       for (const viewer of Object.keys(viewers)) {
-        const want = friends.has(viewer) ? current : OFFLINE;
+        const want = friends.has(viewer) ? asSeenBy(current, seesExperience(viewer)) : OFFLINE;
         if (sent.has(viewer)) expect(samePresence(told(viewer), want)).toBe(false);
         expect(samePresence(sent.get(viewer) ?? told(viewer), want)).toBe(true);
       }
@@ -68,5 +73,5 @@ const viewerArb = fc.constantFrom("usr_a", "usr_b", "usr_c", "usr_d", "usr_e");
 const presenceArb: fc.Arbitrary<Presence> = fc.oneof(
   fc.constant(OFFLINE),
   fc.constant(online),
-  fc.constantFrom("exp_1", "exp_2").map(inGame),
+  fc.constantFrom("exp_1", "exp_2", "").map(inGame),
 );

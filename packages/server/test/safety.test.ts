@@ -17,6 +17,8 @@ describe.each(TRANSPORTS)("SafetyService (%s)", (kind) => {
       const [ada, bob] = await members(t, 2);
       const world = await experience(t, bob!.user.userId);
       await gameSession(t, "gs_1", world.id);
+      // The reporter is in the session, so its chat is a conversation they are in.
+      await t.server.seed.gameToken(ada!.user, { experienceId: world.id, sessionId: "gs_1" });
       await t.server.deps.storage.transact((tx) => tx.put(tables.chatMessages, {
         id: "msg_123", conversationKey: "session:gs_1", pos: 1, senderId: bob!.user.userId, clientMessageId: "c1", text: "rude", childText: "rude", createdAt: 1,
       }));

@@ -325,6 +325,21 @@ describe.each(TRANSPORTS)("SessionService (%s)", (kind) => {
       await expectError(ada.client.session.inviteToSession({ sessionId: a.sessionId, userId: "usr_missing" }), Code.NotFound, /^userId: /);
       await expectError(guest.client.session.inviteToSession({ sessionId: a.sessionId, userId: ada.userId }), Code.PermissionDenied);
     });
+
+    it("should tell a friend who cannot see a private experience nothing of it, until they test it", async () => {
+      await using t = await testServer(kind);
+      const [creator, ada, bob] = await Promise.all([player(t), player(t), player(t)]);
+      const { experience } = await addExperience(t.server, { creatorId: creator.userId, visibility: "private" });
+      await creator.client.catalog.addTester({ experienceId: experience.id, userId: ada.userId });
+      await befriend(t.server, ada.userId, bob.userId);
+      const a = await ada.client.session.join({ experienceId: experience.id });
+      const events = listen(t.server, bob.userId);
+      await expectError(ada.client.session.inviteToSession({ sessionId: a.sessionId, userId: bob.userId }), Code.FailedPrecondition, /^userId: this friend cannot see this experience/);
+      expect(events).toEqual([]);
+      await creator.client.catalog.addTester({ experienceId: experience.id, userId: bob.userId });
+      await ada.client.session.inviteToSession({ sessionId: a.sessionId, userId: bob.userId });
+      expect(events).toEqual([expect.objectContaining({ type: "game_invite", experienceId: experience.id })]);
+    });
   });
 
   describe("realtime rosters", () => {

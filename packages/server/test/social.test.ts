@@ -3,6 +3,7 @@ import { Code } from "@playfield/core";
 import { expectError, testServer, TRANSPORTS } from "./fixtures.js";
 import { befriend, member, members, setSettings } from "./social-fixtures.js";
 import { connect } from "./presence-fixtures.js";
+import { experience } from "./economy-fixtures.js";
 
 describe.each(TRANSPORTS)("SocialService (%s)", (kind) => {
   describe("getProfile", () => {
@@ -145,11 +146,12 @@ describe.each(TRANSPORTS)("SocialService (%s)", (kind) => {
       await using t = await testServer(kind);
       const [a, b, c, d] = await members(t, 4);
       for (const friend of [b!, c!, d!]) await befriend(a!, friend);
-      await t.server.seed.gameToken(b!.user, { experienceId: "exp_sky", sessionId: "gs_1" });
+      const sky = await experience(t, d!.user.userId);
+      await t.server.seed.gameToken(b!.user, { experienceId: sky.id, sessionId: "gs_1" });
       const connection = await connect(t, kind, c!.user.accessToken);
       const { friends } = await a!.client.social.listFriends({});
       const byId = new Map(friends.map((f) => [f.user.id, f]));
-      expect(byId.get(b!.user.userId)).toMatchObject({ presence: "in_game", experienceId: "exp_sky" });
+      expect(byId.get(b!.user.userId)).toMatchObject({ presence: "in_game", experienceId: sky.id });
       expect(byId.get(c!.user.userId)).toMatchObject({ presence: "online" });
       expect(byId.get(d!.user.userId)?.presence).toBe("offline");
       expect(friends.map((f) => f.presence)).toEqual(["in_game", "online", "offline"]);

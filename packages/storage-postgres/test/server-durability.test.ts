@@ -28,6 +28,8 @@ async function survivesKill9(args: string[]): Promise<void> {
     // A world of Ada's with a live version, so that a player can join it and write to its datastore.
     world = await call(first.url, "CatalogService/CreateExperience", { title: "Durable world", hostingTier: "edge", maxPlayers: 10 }, ada);
     await call(first.url, "CatalogService/PublishVersion", { experienceId: world.id, contentUrls: { web: `${first.url}${upload.url}` } }, ada);
+    // Public, so that Bob may see it and buy its pass (a draft's items exist only for its creator and testers).
+    await call(first.url, "CatalogService/UpdateExperience", { experienceId: world.id, visibility: "public" }, ada);
     const joined = await call(first.url, "SessionService/Join", { experienceId: world.id }, ada);
     save = JSON.stringify({ level: 7, coins: 120 });
     set = await call(first.url, "DatastoreService/Set", { key: "save", value: save }, joined.gameToken);

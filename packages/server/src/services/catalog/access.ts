@@ -2,9 +2,11 @@ import { fail, tables, type ExperienceRow, type Tx } from "@playfield/core";
 
 /*
  * Who may see an experience: public ones are everyone's; draft and private
- * ones only their creator's and testers'. Others are answered `not_found`,
- * never `permission_denied`, so their existence does not leak. SessionService
- * uses the same check for Join.
+ * ones only their creator's and testers'. For anyone else such an experience
+ * does not exist, on every surface (docs/catalog.md, "Who sees an
+ * experience"): each method that takes an experience, or a thing of one (its
+ * items, sessions, players' presence), asks here and answers exactly as for
+ * an unknown id.
  */
 
 /** The tester row id of a user on an experience. */
@@ -29,10 +31,26 @@ export async function visibleTo(tx: Tx, rows: readonly ExperienceRow[], userId: 
   return rows.map((row) => row.visibility === "public" || (userId !== null && (row.creatorId === userId || tests.has(row.id))));
 }
 
+/** Which of `userIds` may see the experience (all of them when it is public): one read for all. */
+export async function seersAmong(tx: Tx, experience: ExperienceRow, userIds: readonly string[]): Promise<Set<string>> {
+  if (experience.visibility === "public") return new Set(userIds);
+  const asked = userIds.filter((id) => id !== experience.creatorId);
+  const testers = await tx.getMany(tables.experienceTesters, asked.map((id) => testerId(experience.id, id)));
+  const seers = new Set(asked.filter((_, i) => testers[i] !== undefined));
+  if (userIds.includes(experience.creatorId)) seers.add(experience.creatorId);
+  return seers;
+}
+
+/** The experience if the caller may see it; undefined whether it does not exist or is hidden from them. */
+export async function seenExperience(tx: Tx, experienceId: string, userId: string | null): Promise<ExperienceRow | undefined> {
+  const experience = await tx.get(tables.experiences, experienceId);
+  return experience && (await canSeeExperience(tx, experience, userId)) ? experience : undefined;
+}
+
 /** The experience if the caller may see it; `not_found` otherwise, whether it exists or not. */
 export async function visibleExperience(tx: Tx, experienceId: string, userId: string | null): Promise<ExperienceRow> {
-  const experience = await tx.get(tables.experiences, experienceId);
-  if (!experience || !(await canSeeExperience(tx, experience, userId))) throw fail.notFound("experienceId: no such experience");
+  const experience = await seenExperience(tx, experienceId, userId);
+  if (!experience) throw fail.notFound("experienceId: no such experience");
   return experience;
 }
 

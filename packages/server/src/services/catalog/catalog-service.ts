@@ -4,6 +4,8 @@ import {
 } from "@playfield/core";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { userSummary } from "../identity/accounts.js";
+import { announcePresence } from "../presence/feed.js";
+import { friendsAmong } from "../social/graph.js";
 import { ownExperience, testerId, visibleExperience } from "./access.js";
 import { CATALOG_LIMITS } from "./config.js";
 import { discover } from "./discovery.js";
@@ -12,6 +14,19 @@ import { uploadContent } from "./uploads.js";
 import { experienceView, experienceViews, memberKey, placeVersionView } from "./views.js";
 
 type TesterRequest = MethodRequest<typeof CatalogService.methods.addTester>;
+
+/** Who plays the experience now (members of its sessions): their friends' view of their presence names it, or not. */
+async function playersOf(tx: Tx, experienceId: string): Promise<string[]> {
+  const members = await tx.query(tables.sessionMembers, "byExperience", { equals: [experienceId] });
+  return [...new Set(members.map((member) => member.userId))];
+}
+
+/** The players of the experience whom a tester added or removed now sees in it, or no longer: their presence is told again. */
+async function playersFriendsOf(tx: Tx, experienceId: string, userId: string): Promise<string[]> {
+  const players = await playersOf(tx, experienceId);
+  const friends = await friendsAmong(tx, userId, players);
+  return players.filter((id) => friends.has(id));
+}
 
 /** Refuses a content URL of this server whose blob was never uploaded. Inside a transaction. */
 async function checkUploaded(tx: Tx, field: string, url: string): Promise<void> {
@@ -90,7 +105,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
       const problem = contentUrlProblem("thumbnailUrl", req.thumbnailUrl);
       if (problem) throw fail.invalid(problem);
     }
-    return deps.storage.transact(async (tx) => {
+    const { view, players } = await deps.storage.transact(async (tx) => {
       const current = await ownExperience(tx, req.experienceId, userId, "update it");
       if (req.thumbnailUrl !== "") await checkUploaded(tx, "thumbnailUrl", req.thumbnailUrl);
       const visibility = (req.visibility || current.visibility) as ExperienceRow["visibility"];
@@ -106,8 +121,12 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
         updatedAt: deps.clock.now(),
       };
       await saveExperience(tx, row);
-      return experienceView(tx, row, userId);
+      // Going public or hidden changes what the players' friends may see of where they are.
+      const seenByAll = (current.visibility === "public") !== (visibility === "public");
+      return { view: await experienceView(tx, row, userId), players: seenByAll ? await playersOf(tx, row.id) : [] };
     });
+    if (players.length > 0) await announcePresence(deps, players);
+    return view;
   },
 
   async publishVersion(req, ctx) {
@@ -231,7 +250,7 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
   async addTester(req, ctx) {
     const { deps } = ctx;
     const userId = ctx.user().userId;
-    return deps.storage.transact(async (tx) => {
+    const { list, players } = await deps.storage.transact(async (tx) => {
       const experience = await ownExperience(tx, req.experienceId, userId, "add testers");
       const tester = await testerUser(tx, req);
       if (tester.id === experience.creatorId) throw fail.invalid("userId: the creator always sees the experience; add someone else");
@@ -242,18 +261,25 @@ export const catalogService: ServiceImpl<typeof CatalogService> = {
         }
         await tx.put(tables.experienceTesters, { id, experienceId: experience.id, userId: tester.id, addedAt: deps.clock.now() });
       }
-      return testerList(tx, experience.id);
+      const players = experience.visibility === "public" ? [] : await playersFriendsOf(tx, experience.id, tester.id);
+      return { list: await testerList(tx, experience.id), players };
     });
+    if (players.length > 0) await announcePresence(deps, players);
+    return list;
   },
 
   async removeTester(req, ctx) {
+    const { deps } = ctx;
     const userId = ctx.user().userId;
-    return ctx.deps.storage.transact(async (tx) => {
+    const { list, players } = await deps.storage.transact(async (tx) => {
       const experience = await ownExperience(tx, req.experienceId, userId, "remove testers");
       const tester = await testerUser(tx, req);
       await tx.delete(tables.experienceTesters, testerId(experience.id, tester.id));
-      return testerList(tx, experience.id);
+      const players = experience.visibility === "public" ? [] : await playersFriendsOf(tx, experience.id, tester.id);
+      return { list: await testerList(tx, experience.id), players };
     });
+    if (players.length > 0) await announcePresence(deps, players);
+    return list;
   },
 
   async listTesters(req, ctx) {

@@ -1,6 +1,6 @@
 import {
-  AgeBand, ageBandOf, ChannelKind, channelRefusal, ChatRefusal, conversationKey, dmKey, dmRefusal, fail, hearsMessage, parseChannel, tables,
-  type ChatChannel, type ChatParty, type PlayfieldError, type Tx, type UserRow,
+  AgeBand, ageBandOf, ChannelKind, channelRefusal, ChatRefusal, conversationKey, dmKey, dmParticipants, dmRefusal, fail, hearsMessage,
+  parseChannel, tables, type ChatChannel, type ChatParty, type PlayfieldError, type Tx, type UserRow,
 } from "@playfield/core";
 import { early } from "../early-reads.js";
 import { areFriends, blockedBy, blockersAmong, hasBlocked } from "../social/graph.js";
@@ -133,17 +133,31 @@ export interface Readable {
 
 /** The conversation `me` names `channel`, when they may read it; `not_found` otherwise (nothing leaks about others' channels). */
 export async function readableConversation(tx: Tx, me: string, channel: ChatChannel): Promise<Readable> {
+  const found = await readable(tx, me, channel);
+  if (!found) throw channel.kind === ChannelKind.Dm ? fail.notFound("channel: no such conversation") : fail.notFound(`channel: no such ${channel.kind} of yours`);
+  return found;
+}
+
+/** The conversation `me` names `channel`, or null when they may not read it. */
+async function readable(tx: Tx, me: string, channel: ChatChannel): Promise<Readable | null> {
   if (channel.kind === ChannelKind.Dm) {
     const key = dmKey(me, channel.id);
     // Both sides of a DM get a read marker with its first message.
-    if (!(await tx.get(tables.chatReads, readId(me, key)))) throw fail.notFound("channel: no such conversation");
-    return { key, joinedAt: 0 };
+    return (await tx.get(tables.chatReads, readId(me, key))) ? { key, joinedAt: 0 } : null;
   }
   const membership = channel.kind === ChannelKind.Group
     ? await tx.get(tables.groupMembers, `${channel.id}:${me}`)
     : await tx.get(tables.sessionMembers, `${channel.id}:${me}`);
-  if (!membership) throw fail.notFound(`channel: no such ${channel.kind} of yours`);
-  return { key: conversationKey(channel, me), joinedAt: membership.joinedAt };
+  return membership ? { key: conversationKey(channel, me), joinedAt: membership.joinedAt } : null;
+}
+
+/** Whether `me` is in the conversation of a stored message (may read it, as `readableConversation` says). */
+export async function inConversation(tx: Tx, me: string, key: string): Promise<boolean> {
+  const pair = dmParticipants(key);
+  if (pair && !pair.includes(me)) return false;
+  const channel: ChatChannel | null = pair ? { kind: ChannelKind.Dm, id: pair[0] === me ? pair[1] : pair[0] } : parseChannel(key);
+  if (!channel) return false;
+  return (await readable(tx, me, channel)) !== null;
 }
 
 /** The primary key of a user's read marker in a conversation. */

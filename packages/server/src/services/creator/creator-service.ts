@@ -1,11 +1,12 @@
 import {
   creditsToUsd, dailySeries, day1Retention, dayKey, dayWindow, fail, PAYOUT_MIN_CREDITS, tables,
-  type CreatorService, type ExperienceRow, type ItemKind, type PayoutRow, type Tx,
+  type CreatorService, type ItemKind, type PayoutRow, type Tx,
 } from "@playfield/core";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
 import { LIST_DEFAULT, PAYOUT_METHODS } from "../economy/config.js";
 import { CATALOG_LIMITS } from "../catalog/config.js";
+import { ownExperience } from "../catalog/access.js";
 import { playersNowOf } from "../catalog/players-now.js";
 import { itemViews } from "../economy/items.js";
 import { nextSeq, post, settledWallet } from "../economy/ledger.js";
@@ -19,14 +20,6 @@ export const OVERVIEW_SERIES_DAYS = 30;
 export const ANALYTICS_DEFAULT_DAYS = 30;
 /** How many items `topItems` names. */
 export const TOP_ITEMS = 10;
-
-/** One of the caller's experiences: `not_found` when absent or another creator's non-public one, `permission_denied` for another creator's public one. */
-async function creatorsExperience(tx: Tx, experienceId: string, userId: string): Promise<ExperienceRow> {
-  const experience = await tx.get(tables.experiences, experienceId);
-  if (!experience || (experience.creatorId !== userId && experience.visibility !== "public")) throw fail.notFound("experienceId: no such experience");
-  if (experience.creatorId !== userId) throw fail.denied("experienceId: analytics are for the experience's creator only");
-  return experience;
-}
 
 /** CreatorService: overview, analytics, sales, items, uploads, payouts. */
 export const creatorService: ServiceImpl<typeof CreatorService> = {
@@ -78,7 +71,7 @@ export const creatorService: ServiceImpl<typeof CreatorService> = {
     const now = ctx.deps.clock.now();
     const window = dayWindow(now, req.days || ANALYTICS_DEFAULT_DAYS);
     return ctx.deps.storage.transact(async (tx) => {
-      const experience = await creatorsExperience(tx, req.experienceId, userId);
+      const experience = await ownExperience(tx, req.experienceId, userId, "see its analytics");
       const { visits, uniquePlayers, avgSessionSeconds, playerDays } = await experiencePlayFigures(tx, experience.id, window);
       const revenue = new Map<string, number>();
       const add = (day: string, credits: number) => revenue.set(day, (revenue.get(day) ?? 0) + credits);

@@ -1,8 +1,9 @@
 import {
   fail, planSpend, SALE_HOLD_MS, splitSale, tables,
-  type EconomyService, type ItemSalesRow, type MethodOutput, type MethodRequest, type OrderRow, type Tx, type WalletRow,
+  type EconomyService, type ExperienceRow, type ItemSalesRow, type MethodOutput, type MethodRequest, type OrderRow, type Tx, type WalletRow,
 } from "@playfield/core";
 import type { ServerDeps } from "../../server-deps.js";
+import { canSeeExperience } from "../catalog/access.js";
 import { ignore } from "../early-reads.js";
 import { iso } from "../identity/accounts.js";
 import { recordSaleStats, saleDailyId } from "../creator/stats.js";
@@ -32,6 +33,15 @@ const NONE: readonly never[] = [];
 /** The held rows read ahead for `userId`'s wallet (`heldRows[i]` is `dueIds[i]`'s), if any. */
 function heldOf(dueIds: readonly string[], heldRows: readonly Holds[], userId: string): Holds | undefined {
   return dueIds.length === 0 ? undefined : heldRows[dueIds.indexOf(userId)];
+}
+
+/** Whether the experience exists for the buyer (catalog/access.ts), or, for `soldInExperienceId`, the buyer plays in it. */
+async function seesExperience(tx: Tx, experience: ExperienceRow, buyerId: string, orPlaying: boolean): Promise<boolean> {
+  if (await canSeeExperience(tx, experience, buyerId)) return true;
+  if (!orPlaying) return false;
+  // A tester removed while playing still plays: a sale inside the game they are in counts.
+  const memberships = await tx.query(tables.sessionMembers, "byUser", { equals: [buyerId] });
+  return memberships.some((member) => member.experienceId === experience.id);
 }
 
 /**
@@ -69,6 +79,10 @@ export async function buyInTransaction(
   const priorRead = req.requestId ? tx.query(tables.orders, "byRequest", { equals: [buyerId, req.requestId], limit: 1 }) : undefined;
   const foundRead = tx.get(tables.items, req.itemId);
   const experienceRead = req.soldInExperienceId ? tx.get(tables.experiences, req.soldInExperienceId) : undefined;
+  // The item's experience, when this server knows it: its visibility decides whether the item exists for the buyer.
+  const itemExperienceId = known.experiences.get(req.itemId);
+  const itemExperienceRead = !itemExperienceId ? undefined
+    : itemExperienceId === req.soldInExperienceId ? experienceRead : tx.get(tables.experiences, itemExperienceId);
   // An item this server knows is bought again and again (a developer product) is owned by no one: nothing to read.
   const kind = known.kinds.get(req.itemId);
   const ownedRead = kind !== undefined && !ownedOnce(kind) ? undefined : tx.get(tables.ownership, ownershipId(buyerId, req.itemId));
@@ -82,6 +96,7 @@ export async function buyInTransaction(
   salesRead.catch(ignore);
   foundRead.catch(ignore);
   experienceRead?.catch(ignore);
+  itemExperienceRead?.catch(ignore);
   ownedRead?.catch(ignore);
   walletsRead.catch(ignore);
   creatorsRead?.catch(ignore);
@@ -91,6 +106,7 @@ export async function buyInTransaction(
   const prior = priorRead === undefined ? NONE : await priorRead;
   const found = await foundRead;
   const experience = experienceRead && await experienceRead;
+  const itemExperienceAhead = itemExperienceRead && await itemExperienceRead;
   // The kind remembered checked against the item: one owned once reads the row now (a kind never changes).
   const ownedAlready = ownedRead !== undefined ? await ownedRead : found && ownedOnce(found.kind) ? await tx.get(tables.ownership, ownershipId(buyerId, req.itemId)) : undefined;
   const walletRows = await walletsRead;
@@ -101,6 +117,7 @@ export async function buyInTransaction(
   if (found) {
     remember(known.creators, found.id, found.creatorId);
     remember(known.kinds, found.id, found.kind);
+    remember(known.experiences, found.id, found.experienceId);
   }
   if (experience) remember(known.creators, experience.id, experience.creatorId);
   const first = prior[0];
@@ -114,7 +131,15 @@ export async function buyInTransaction(
   }
   if (!found) throw fail.notFound("itemId: no such item");
   const item = found;
-  if (req.soldInExperienceId && !experience) throw fail.notFound("soldInExperienceId: no such experience");
+  // An item of an experience the buyer cannot see does not exist for them (unless they own it), as the experience does not.
+  if (item.experienceId && !ownedAlready) {
+    const itemExperience = item.experienceId === itemExperienceId ? itemExperienceAhead
+      : item.experienceId === req.soldInExperienceId ? experience : await tx.get(tables.experiences, item.experienceId);
+    if (!itemExperience || !(await seesExperience(tx, itemExperience, buyerId, false))) throw fail.notFound("itemId: no such item");
+  }
+  if (req.soldInExperienceId && !(experience && (await seesExperience(tx, experience, buyerId, true)))) {
+    throw fail.notFound("soldInExperienceId: no such experience");
+  }
   const sellingCreatorId = experience?.creatorId ?? null;
   if (!item.listed) throw fail.precondition("itemId: the item is not on sale");
   if (req.expectedPrice !== item.price) throw fail.precondition(`expectedPrice: the price is now ${item.price}`);

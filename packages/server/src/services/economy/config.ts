@@ -24,6 +24,12 @@ export const CREDIT_PACKS: readonly CreditPackOffer[] = [
 /** Default and largest page of ListItems and ListTransactions / ListSales. */
 export const LIST_DEFAULT = 50;
 
+/**
+ * Listed items one ListItems call reads at most to find `limit` the caller may see (items of hidden experiences are
+ * skipped): past it the page is shorter, so that drafts full of items cannot make every listing read them all.
+ */
+export const LIST_SCAN_MAX = 1000;
+
 /** Payout methods: "" in a request means the first. */
 export const PAYOUT_METHODS = ["bank", "usdc"] as const;
 

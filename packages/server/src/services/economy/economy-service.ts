@@ -1,12 +1,34 @@
-import { fail, tables, transactAfterReads, type EconomyService, type ItemKind, type ItemRow, type TopUpOrderRow } from "@playfield/core";
+import {
+  cursorOf, fail, tables, transactAfterReads, type Cursor, type EconomyService, type ItemKind, type ItemRow, type TopUpOrderRow, type Tx,
+} from "@playfield/core";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso } from "../identity/accounts.js";
-import { CREDIT_PACKS, LIST_DEFAULT } from "./config.js";
-import { EXPERIENCE_KINDS, itemView, itemViews, ownedItems, ownExperience, requireItem } from "./items.js";
+import { CREDIT_PACKS, LIST_DEFAULT, LIST_SCAN_MAX } from "./config.js";
+import { ownExperience, seenExperience } from "../catalog/access.js";
+import { EXPERIENCE_KINDS, itemsSeen, itemView, itemViews, ownedItems, seenItem } from "./items.js";
 import { nextSeq, settledWallet, walletView } from "./ledger.js";
 import { providerOf } from "../../ports/payments/index.js";
 import { inTurn } from "../turns.js";
 import { buyInTransaction, readSalesShards } from "./buy-item.js";
+
+/**
+ * Listed items, newest first, of a kind or all, leaving out those of experiences the viewer cannot see: pages until
+ * `limit` are found, or LIST_SCAN_MAX rows were read.
+ */
+async function listedSeen(tx: Tx, kind: ItemKind | "", limit: number, viewerId: string | null): Promise<ItemRow[]> {
+  const found: ItemRow[] = [];
+  let after: Cursor | undefined;
+  for (let read = 0; read < LIST_SCAN_MAX; read += limit) {
+    const page = kind
+      ? await tx.query(tables.items, "listedByKind", { equals: [kind], order: "desc", limit, ...(after ? { after } : {}) })
+      : await tx.query(tables.items, "listed", { order: "desc", limit, ...(after ? { after } : {}) });
+    const seen = await itemsSeen(tx, page, viewerId);
+    for (let i = 0; i < page.length && found.length < limit; i++) if (seen[i]) found.push(page[i]!);
+    if (found.length >= limit || page.length < limit) return found;
+    after = cursorOf(tables.items, kind ? "listedByKind" : "listed", page[page.length - 1]!);
+  }
+  return found;
+}
 
 /** EconomyService: wallet, credit packs and top-ups, items, buying, inventory. */
 export const economyService: ServiceImpl<typeof EconomyService> = {
@@ -65,23 +87,25 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
   async listItems(req, ctx) {
     const limit = req.limit || LIST_DEFAULT;
     const kind = req.kind as ItemKind | "";
+    const viewerId = ctx.viewerId;
     return ctx.deps.storage.transact(async (tx) => {
       let rows: ItemRow[];
       if (req.experienceId) {
+        // A hidden experience lists as an unknown one does: nothing.
+        if (!(await seenExperience(tx, req.experienceId, viewerId))) return { items: [] };
         rows = await tx.query(tables.items, "listedByExperience", { equals: [req.experienceId], order: "desc" });
         if (kind) rows = rows.filter((r) => r.kind === kind);
         rows = rows.slice(0, limit);
-      } else if (kind) {
-        rows = await tx.query(tables.items, "listedByKind", { equals: [kind], order: "desc", limit });
       } else {
-        rows = await tx.query(tables.items, "listed", { order: "desc", limit });
+        rows = await listedSeen(tx, kind, limit, viewerId);
       }
-      return { items: await itemViews(tx, rows, ctx.viewerId) };
+      return { items: await itemViews(tx, rows, viewerId) };
     });
   },
 
   async getItem(req, ctx) {
-    return ctx.deps.storage.transact(async (tx) => itemView(tx, await requireItem(tx, req.itemId), ctx.viewerId));
+    const viewerId = ctx.viewerId;
+    return ctx.deps.storage.transact(async (tx) => itemView(tx, await seenItem(tx, req.itemId, viewerId), viewerId));
   },
 
   async createItem(req, ctx) {
@@ -93,7 +117,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
     return deps.storage.transact(async (tx) => {
       if (EXPERIENCE_KINDS.includes(kind)) {
         if (!req.experienceId) throw fail.invalid(`experienceId: required for a ${kind}`);
-        await ownExperience(tx, req.experienceId, userId);
+        await ownExperience(tx, req.experienceId, userId, "sell items in it");
       } else if (req.experienceId) {
         throw fail.invalid("experienceId: only game passes and developer products belong to an experience");
       }
@@ -123,7 +147,7 @@ export const economyService: ServiceImpl<typeof EconomyService> = {
     const name = req.name.trim();
     if (req.name && !name) throw fail.invalid("name: must not be blank");
     return ctx.deps.storage.transact(async (tx) => {
-      const item = await requireItem(tx, req.itemId);
+      const item = await seenItem(tx, req.itemId, userId);
       if (item.creatorId !== userId) throw fail.denied("itemId: only the item's creator may edit it");
       const next: ItemRow = {
         ...item,

@@ -2,6 +2,7 @@ import {
   fail, tables,
   type EconomyService, type ExperienceRow, type ItemKind, type ItemRow, type MethodOutput, type Tx, type UserRow,
 } from "@playfield/core";
+import { visibleTo } from "../catalog/access.js";
 import { salesOf } from "./item-sales.js";
 
 /* Items as the API shows them, and the ownership rules (DESIGN.md "Ownership"). */
@@ -60,16 +61,32 @@ export async function itemView(tx: Tx, row: ItemRow, viewerId: string | null): P
 }
 
 /** An item by id, or `not_found`. */
-export async function requireItem(tx: Tx, itemId: string): Promise<ItemRow> {
+async function requireItem(tx: Tx, itemId: string): Promise<ItemRow> {
   const item = await tx.get(tables.items, itemId);
   if (!item) throw fail.notFound("itemId: no such item");
   return item;
 }
 
-/** One of the caller's experiences: `not_found` when it does not exist or is another creator's unlisted one, `permission_denied` when it is another creator's public one. */
-export async function ownExperience(tx: Tx, experienceId: string, userId: string): Promise<ExperienceRow> {
-  const experience = await tx.get(tables.experiences, experienceId);
-  if (!experience || (experience.creatorId !== userId && experience.visibility !== "public")) throw fail.notFound("experienceId: no such experience");
-  if (experience.creatorId !== userId) throw fail.denied("experienceId: not one of your experiences");
-  return experience;
+/**
+ * Which of these items exist for the viewer (null: anonymous), in their order: an item of an experience exists only
+ * for those who may see the experience (catalog/access.ts), as the experience itself does. Two reads for all.
+ */
+export async function itemsSeen(tx: Tx, rows: readonly ItemRow[], viewerId: string | null): Promise<boolean[]> {
+  const ids = [...new Set(rows.flatMap((row) => (row.experienceId ? [row.experienceId] : [])))];
+  if (ids.length === 0) return rows.map(() => true);
+  const found = (await tx.getMany(tables.experiences, ids)).filter((row): row is ExperienceRow => row !== undefined);
+  const seen = await visibleTo(tx, found, viewerId);
+  const visible = new Set(found.filter((_, i) => seen[i]).map((row) => row.id));
+  return rows.map((row) => !row.experienceId || visible.has(row.experienceId));
+}
+
+/**
+ * An item by id if it exists for the viewer: they may see its experience, or they own it (bought while they could
+ * see it: owners see what they own). `not_found`, as for an unknown id, otherwise.
+ */
+export async function seenItem(tx: Tx, itemId: string, viewerId: string | null): Promise<ItemRow> {
+  const item = await requireItem(tx, itemId);
+  if ((await itemsSeen(tx, [item], viewerId))[0]) return item;
+  if (viewerId !== null && (await tx.get(tables.ownership, ownershipId(viewerId, itemId)))) return item;
+  throw fail.notFound("itemId: no such item");
 }

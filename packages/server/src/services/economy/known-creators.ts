@@ -10,6 +10,8 @@ import type { ServerDeps } from "../../server-deps.js";
  *   with the item;
  * - an item's kind (it never changes): a developer product, bought again
  *   and again, is never owned, so its buyer's ownership row is not read;
+ * - an item's experience (it never changes): its row, whose visibility
+ *   decides whether the item exists for the buyer, is read with the item;
  * - when a wallet's next hold falls due: past that time, the held rows that
  *   settling the wallet reads are read with it too.
  *
@@ -27,6 +29,8 @@ export interface Known {
   creators: Map<string, string>;
   /** Item ids to their kinds. */
   kinds: Map<string, ItemKind>;
+  /** Item ids to their experiences' ids ("" for an item of no experience). */
+  experiences: Map<string, string>;
   /** User ids to the `nextReleaseAt` of their wallets, as this server last wrote them (none: nothing held). */
   releases: Map<string, number>;
 }
@@ -36,7 +40,7 @@ const perServer = new WeakMap<ServerDeps, Known>();
 /** What the server remembers. */
 export function knownOf(deps: ServerDeps): Known {
   let known = perServer.get(deps);
-  if (known === undefined) perServer.set(deps, (known = { creators: new Map(), kinds: new Map(), releases: new Map() }));
+  if (known === undefined) perServer.set(deps, (known = { creators: new Map(), kinds: new Map(), experiences: new Map(), releases: new Map() }));
   return known;
 }
 

@@ -1,12 +1,12 @@
-import { OFFLINE, type Presence } from "./presence.js";
+import { asSeenBy, OFFLINE, type Presence } from "./presence.js";
 
 /*
  * The pure decisions of presence events: what a `presence` event holds,
  * whether two presences differ, and which viewers must be told what about a
- * user. The feed (presence-feed.ts) reads the facts and sends the result.
+ * user. The feed (feed.ts) reads the facts and sends the result.
  */
 
-/** The `presence` realtime event: where `userId` is, as their friends see it; `experienceId` only while `in_game`. */
+/** The `presence` realtime event: where `userId` is, as their friends see it; `experienceId` only while `in_game`, to a friend who may see it. */
 export interface PresenceEvent {
   type: "presence";
   userId: string;
@@ -17,7 +17,7 @@ export interface PresenceEvent {
 
 /** The `presence` event telling that `userId` is now at `presence`. */
 export function presenceEvent(userId: string, presence: Presence): PresenceEvent {
-  return presence.presence === "in_game"
+  return presence.presence === "in_game" && presence.experienceId !== ""
     ? { type: "presence", userId, presence: "in_game", experienceId: presence.experienceId }
     : { type: "presence", userId, presence: presence.presence };
 }
@@ -29,8 +29,10 @@ export function samePresence(a: Presence, b: Presence): boolean {
 
 /** What is known of one user when deciding who to tell about them. */
 export interface PresenceFacts {
-  /** The user's presence as their friends see it now (presence.ts's rule). */
+  /** The user's presence as a friend who may see its experience sees it now (presence.ts's rule). */
   current: Presence;
+  /** Whether a friend may see the experience of `current` (catalog/access.ts); others see `in_game` without it. */
+  seesExperience(viewer: string): boolean;
   /** The user's friends now. */
   friends: ReadonlySet<string>;
   /** The viewers to consider: friends with a live connection, and anyone told something other than `offline` about the user. */
@@ -48,18 +50,16 @@ export interface PresenceChange {
 /**
  * Who must be told what about a user: each viewer whose last-told presence
  * differs from what they may see now (the current presence for a friend,
- * `offline` for anyone else, so a former friend's last word is `offline`).
- * Viewers told the same thing are grouped, so each event is built once.
+ * without its experience for a friend who may not see it, `offline` for
+ * anyone else, so a former friend's last word is `offline`). Viewers told
+ * the same thing are grouped, so each event is built once.
  */
 export function presenceChanges(facts: PresenceFacts): PresenceChange[] {
-  const toFriends: string[] = [];
-  const toOthers: string[] = [];
+  const hidden = asSeenBy(facts.current, false);
+  const groups = new Map<Presence, string[]>([[facts.current, []], [hidden, []], [OFFLINE, []]]);
   for (const viewer of new Set(facts.viewers)) {
-    const friend = facts.friends.has(viewer);
-    if (!samePresence(facts.told(viewer), friend ? facts.current : OFFLINE)) (friend ? toFriends : toOthers).push(viewer);
+    const seen = !facts.friends.has(viewer) ? OFFLINE : facts.seesExperience(viewer) ? facts.current : hidden;
+    if (!samePresence(facts.told(viewer), seen)) groups.get(seen)!.push(viewer);
   }
-  const changes: PresenceChange[] = [];
-  if (toFriends.length > 0) changes.push({ to: toFriends, presence: facts.current });
-  if (toOthers.length > 0) changes.push({ to: toOthers, presence: OFFLINE });
-  return changes;
+  return [...groups].filter(([, to]) => to.length > 0).map(([presence, to]) => ({ to, presence }));
 }

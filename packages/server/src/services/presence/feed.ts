@@ -1,9 +1,10 @@
-import type { Tx } from "@playfield/core";
+import { tables, type Tx } from "@playfield/core";
 import type { RealtimeEvent } from "../../ports/realtime-hub.js";
 import type { ServerDeps } from "../../server-deps.js";
-import { OFFLINE, presenceToFriends, type Presence } from "./presence.js";
+import { asSeenBy, OFFLINE, presenceToFriends, type Presence } from "./presence.js";
 import { presenceChanges, presenceEvent } from "./changes.js";
 import { friendIds } from "../social/graph.js";
+import { seersAmong } from "../catalog/access.js";
 
 /*
  * The `presence` events of a server: after anything that may change where a
@@ -37,6 +38,8 @@ interface SubjectFacts {
   subject: string;
   current: Presence;
   friends: ReadonlySet<string>;
+  /** The friends who may see the experience `current` names (all of them when it names none). */
+  seers: ReadonlySet<string>;
 }
 
 /** Creates the presence feed of a server's dependencies (one per server: see `presenceFeed`). */
@@ -80,13 +83,22 @@ export function createPresenceFeed(deps: ServerDeps): PresenceFeed {
 
   async function readFacts(tx: Tx, subject: string): Promise<SubjectFacts> {
     const [current, friends] = await Promise.all([presenceToFriends(tx, deps, subject), friendIds(tx, subject)]);
-    return { subject, current, friends: new Set(friends) };
+    if (current.presence !== "in_game") return { subject, current, friends: new Set(friends), seers: new Set(friends) };
+    const experience = await tx.get(tables.experiences, current.experienceId);
+    return { subject, current, friends: new Set(friends), seers: experience ? await seersAmong(tx, experience, friends) : new Set() };
   }
 
-  function announce({ subject, current, friends }: SubjectFacts): void {
+  /** What `viewer` may see of a subject's presence now. */
+  const seenBy = (viewer: string, facts: SubjectFacts): Presence =>
+    asSeenBy(facts.friends.has(viewer) ? facts.current : OFFLINE, facts.seers.has(viewer));
+
+  function announce(facts: SubjectFacts): void {
+    const { subject, current, friends, seers } = facts;
     const viewers = [...friends].filter((viewer) => told.has(viewer));
     for (const viewer of audience.get(subject) ?? []) viewers.push(viewer);
-    const changes = presenceChanges({ current, friends, viewers, told: (viewer) => told.get(viewer)?.get(subject) ?? OFFLINE });
+    const changes = presenceChanges({
+      current, friends, viewers, seesExperience: (viewer) => seers.has(viewer), told: (viewer) => told.get(viewer)?.get(subject) ?? OFFLINE,
+    });
     for (const change of changes) {
       for (const viewer of change.to) remember(viewer, subject, change.presence);
       deps.realtime.publishHere(change.to, presenceEvent(subject, change.presence));
@@ -127,7 +139,7 @@ export function createPresenceFeed(deps: ServerDeps): PresenceFeed {
         });
         if (first) {
           told.set(userId, new Map());
-          for (const friend of friends) remember(userId, friend.subject, friend.current);
+          for (const friend of friends) remember(userId, friend.subject, seenBy(userId, friend));
         }
         for (const [subject, presence] of told.get(userId) ?? []) send(presenceEvent(subject, presence));
         announce(mine);

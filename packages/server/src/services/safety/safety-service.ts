@@ -1,9 +1,15 @@
 import { fail, mayFileReport, REPORT_RATE, tables, type ReportRow, type SafetyService, type Tx } from "@playfield/core";
 import type { HandlerContext } from "../../rpc/handler-context.js";
 import type { ServiceImpl } from "../../rpc/router.js";
+import { seenExperience, visibleExperience } from "../catalog/access.js";
+import { inConversation } from "../chat/access.js";
 import { requireUser } from "../identity/accounts.js";
 
-/* SafetyService: reports to the moderation queue (docs/safety.md); operators work the queue through safety-operator.ts. */
+/*
+ * SafetyService: reports to the moderation queue (docs/safety.md); operators work the queue through safety-operator.ts.
+ * What a report names must exist for the reporter: an experience they cannot see, a session of one, or a message of a
+ * conversation they are not in is answered as an unknown id (catalog/access.ts, chat/access.ts).
+ */
 
 type ReportFields = Pick<ReportRow, "kind" | "targetUserId" | "experienceId" | "sessionId" | "messageId" | "category" | "details">;
 
@@ -11,10 +17,6 @@ type ReportFields = Pick<ReportRow, "kind" | "targetUserId" | "experienceId" | "
 async function checkRate(tx: Tx, reporterId: string, now: number): Promise<void> {
   const recent = await tx.count(tables.reports, "byReporter", { equals: [reporterId], range: { gt: now - REPORT_RATE.windowMs } });
   if (!mayFileReport(recent)) throw fail.exhausted(`too many reports: at most ${REPORT_RATE.limit} an hour`);
-}
-
-async function requireExperience(tx: Tx, experienceId: string): Promise<void> {
-  if (!(await tx.get(tables.experiences, experienceId))) throw fail.notFound("experienceId: no such experience");
 }
 
 async function fileReport(ctx: HandlerContext, check: (tx: Tx, me: string) => Promise<void>, fields: ReportFields): Promise<{ reportId: string }> {
@@ -38,15 +40,17 @@ export const safetyService: ServiceImpl<typeof SafetyService> = {
       if (req.userId === me) throw fail.invalid("userId: you cannot report yourself");
       const user = await tx.get(tables.users, req.userId);
       if (!user || user.deletedAt !== null) throw fail.notFound("userId: no such user");
-      if (req.experienceId) await requireExperience(tx, req.experienceId);
+      if (req.experienceId) await visibleExperience(tx, req.experienceId, me);
       if (req.sessionId) {
         const session = await tx.get(tables.gameSessions, req.sessionId);
-        if (!session) throw fail.notFound("sessionId: no such game session");
+        if (!session || !(await seenExperience(tx, session.experienceId, me))) throw fail.notFound("sessionId: no such game session");
         if (req.experienceId && session.experienceId !== req.experienceId) throw fail.invalid("sessionId: not a session of experienceId");
       }
       if (req.messageId) {
         const message = await tx.get(tables.chatMessages, req.messageId);
-        if (!message || message.senderId !== req.userId) throw fail.notFound("messageId: no such message from userId");
+        if (!message || message.senderId !== req.userId || !(await inConversation(tx, me, message.conversationKey))) {
+          throw fail.notFound("messageId: no such message from userId");
+        }
       }
     }, { kind: "player", targetUserId: req.userId, experienceId: req.experienceId, sessionId: req.sessionId, messageId: req.messageId, category: req.category, details });
   },
@@ -54,8 +58,7 @@ export const safetyService: ServiceImpl<typeof SafetyService> = {
   reportExperience(req, ctx) {
     const details = req.details.trim();
     return fileReport(ctx, async (tx, me) => {
-      const experience = await tx.get(tables.experiences, req.experienceId);
-      if (!experience) throw fail.notFound("experienceId: no such experience");
+      const experience = await visibleExperience(tx, req.experienceId, me);
       if (experience.creatorId === me) throw fail.invalid("experienceId: you cannot report your own experience");
     }, { kind: "experience", targetUserId: "", experienceId: req.experienceId, sessionId: "", messageId: "", category: req.category, details });
   },

@@ -5,7 +5,8 @@ import {
 import type { ServerDeps } from "../../server-deps.js";
 import { userSummary } from "../identity/accounts.js";
 import { recordPlayStarted } from "../creator/stats.js";
-import { refusalToJoin, visibleExperience } from "./access.js";
+import { seenExperience } from "../catalog/access.js";
+import { refusalToJoin } from "./access.js";
 import { expireSilent, membersOf, putMember, removeMember, rosterEvent, usersOf, type Outgoing } from "./roster.js";
 import { friendIds } from "../social/graph.js";
 
@@ -60,7 +61,7 @@ export async function joinInTx(tx: Tx, deps: ServerDeps, input: JoinInput, alloc
   const closed = expired.closed;
   const moved = expired.moved;
 
-  const experience = await visibleExperience(tx, input.experienceId, input.userId);
+  const experience = await seenExperience(tx, input.experienceId, input.userId);
   if (!experience) throw fail.notFound("experienceId: no such experience");
 
   let target: GameSessionRow | undefined;

@@ -3,7 +3,7 @@ import type { HandlerContext } from "../../rpc/handler-context.js";
 import { realtimeUrl } from "../../routes/realtime-url.js";
 import type { ServiceImpl } from "../../rpc/router.js";
 import { iso, userSummary } from "../identity/accounts.js";
-import { visibleExperience } from "./access.js";
+import { seenExperience } from "../catalog/access.js";
 import { joinInTx, type Allocation, type JoinOutcome } from "./join.js";
 import { deleteMember, deliver, expireSilent, membersOf, removeMember, rosterEvent, usersOf, type Outgoing } from "./roster.js";
 import { areFriends, friendIds } from "../social/graph.js";
@@ -139,7 +139,7 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
     const userId = ctx.viewerId;
     const { outgoing, sessions } = await deps.storage.transact(async (tx) => {
       const outgoing = await expireSilent(tx, deps, deps.clock.now());
-      const experience = await visibleExperience(tx, req.experienceId, userId);
+      const experience = await seenExperience(tx, req.experienceId, userId);
       if (!experience) return { outgoing, sessions: null };
       const friends = new Set(userId ? await friendIds(tx, userId) : []);
       const open = (await tx.query(tables.gameSessions, "openByExperience", { equals: [experience.id] }))
@@ -177,10 +177,12 @@ export const sessionService: ServiceImpl<typeof SessionService> = {
       if (!(await areFriends(tx, caller.userId, invited.id))) throw fail.precondition("userId: only friends can be invited");
       if (session.hostingTier === "solo") throw fail.precondition("sessionId: a solo session takes no one else");
       if (await tx.get(tables.sessionMembers, `${session.id}:${invited.id}`)) throw fail.precondition("userId: already in this session");
-      const [me, experience] = await Promise.all([tx.get(tables.users, caller.userId), tx.get(tables.experiences, session.experienceId)]);
+      // A friend who may not see the experience is told nothing of it (not even its id and title) and could not join.
+      const [me, experience] = await Promise.all([tx.get(tables.users, caller.userId), seenExperience(tx, session.experienceId, invited.id)]);
+      if (!experience) throw fail.precondition("userId: this friend cannot see this experience (only its creator and testers can)");
       const invite: Outgoing = {
         to: [invited.id],
-        event: { type: "game_invite", from: userSummary(me!), experienceId: session.experienceId, sessionId: session.id, title: experience?.title ?? "" },
+        event: { type: "game_invite", from: userSummary(me!), experienceId: session.experienceId, sessionId: session.id, title: experience.title },
       };
       return { outgoing, invite };
     });

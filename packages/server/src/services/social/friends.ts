@@ -69,7 +69,7 @@ export const friendMethods: ServiceImpl<typeof SocialService> = {
         ? new Set<string>()
         : await friendsAmong(tx, viewer, shown.map((friend) => friend.id).filter((id) => id !== viewer));
       const visible = shown.map((friend) => viewer !== null && (viewer === target.id || viewer === friend.id || shared.has(friend.id)));
-      const presences = await presencesOf(tx, deps, shown, visible);
+      const presences = await presencesOf(tx, deps, shown, visible, viewer);
       const friends = shown.map((friend, i) => ({ user: userSummary(friend), ...presences[i]! }));
       friends.sort((a, b) => PRESENCE_ORDER[a.presence] - PRESENCE_ORDER[b.presence]);
       return { friends };

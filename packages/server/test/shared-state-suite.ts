@@ -87,7 +87,7 @@ export function sharedStateSuite(name: string, open: () => Promise<SharedStorage
     });
 
     it("should count failed sign-ins through both: 2 + 2 trip a limit of 4 on either", async () => {
-      await using w = await world(open, { signInThrottle: { perUsername: { limit: 4, windowMs: 60_000 } } });
+      await using w = await world(open, { signInThrottle: { perUsernameAndAddress: { limit: 4, windowMs: 60_000 } } });
       const [a, b] = w.servers;
       const ada = await a.server.seed.user({ username: "ada_shared" });
       for (const t of [a, b, a, b]) await expectError(t.client().identity.signIn({ username: "ada_shared", password: "not the password" }), Code.Unauthenticated);
@@ -99,7 +99,7 @@ export function sharedStateSuite(name: string, open: () => Promise<SharedStorage
     });
 
     it("should check exactly 4 of 10 wrong sign-ins sent at once through both against a limit of 4", async () => {
-      await using w = await world(open, { signInThrottle: { perUsername: { limit: 4, windowMs: 60_000 } } });
+      await using w = await world(open, { signInThrottle: { perUsernameAndAddress: { limit: 4, windowMs: 60_000 } } });
       await w.servers[0].server.seed.user({ username: "ada_shared" });
       const attempts = await Promise.allSettled(Array.from({ length: 10 }, (_, i) =>
         w.servers[i % 2]!.client().identity.signIn({ username: "ada_shared", password: "not the password" })));

@@ -33,7 +33,7 @@ export interface Check {
   at: number;
 }
 
-/** A scrypt hasher that records each password it checks, and holds each check until `held` resolves (so attempts overlap). */
+/** A scrypt hasher that records each password it checks (at `clock`'s time), and holds each check until `held` resolves (so attempts overlap). */
 export function recordingHasher(clock: Clock | null, options: { held?: Promise<unknown>; cost?: ScryptCost } = {}): PasswordHasher & { checks: Check[] } {
   const scrypt = createScryptHasher({ cost: options.cost ?? FAST_TEST_COST });
   const hasher = {

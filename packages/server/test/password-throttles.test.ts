@@ -41,6 +41,17 @@ describe.each(TRANSPORTS)("password throttles (%s)", (kind) => {
       await expectError(attacker.identity.signIn({ username: "ada_owner", password }), Code.ResourceExhausted, /try again in \d+ s/);
     });
 
+    it("should budget an unknown username like a known one, so the refusal tells nothing", async () => {
+      await using t = await testServer(kind, fromProxy);
+      await t.server.seed.user({ username: "ada_owner", password });
+      const attacker = clientFrom(t, kind, attackerAddress).identity;
+      for (const username of ["ada_owner", "nobody_here"]) {
+        const codes: string[] = [];
+        for (let i = 0; i < 6; i++) codes.push(await outcome(attacker.signIn({ username, password: `guess number ${i}` })));
+        expect(codes).toEqual([...Array<string>(5).fill(Code.Unauthenticated), Code.ResourceExhausted]);
+      }
+    });
+
     it("should slow, not stop, a username failing from many addresses: the owner waits a second, not the window", async () => {
       const perUsername = { limit: 6, windowMs: 15 * 60_000, firstDelayMs: 1000, maxDelayMs: 8000 };
       await using t = await testServer(kind, { ...fromProxy, signInThrottle: { perUsername } });
@@ -164,6 +175,18 @@ describe.each(TRANSPORTS)("password throttles (%s)", (kind) => {
       await expect(flood.identity.startGuest({})).resolves.toBeTruthy();
     });
 
+    it("should count a sign-up whose name is taken: what is bounded is the hashing a caller asks for", async () => {
+      await using t = await testServer(kind, { ...production, accountCreationLimit: 2 });
+      const one = clientFrom(t, kind, attackerAddress).identity;
+      await one.signUp(signUp("ada_taken"));
+      await expectError(one.signUp(signUp("ada_taken")), Code.AlreadyExists);
+      await expectError(one.signUp(signUp("bob_free")), Code.ResourceExhausted);
+      if (kind === "in-process") {
+        // A call with no client address (server.fetch in a test) is not limited.
+        for (let i = 0; i < 3; i++) await t.client().identity.startGuest({});
+      }
+    });
+
     it("should create without limit when the limit is 0, as test suites and load benches do", async () => {
       await using t = await testServer(kind, { ...production, accountCreationLimit: 0 });
       const one = clientFrom(t, kind, attackerAddress);
@@ -184,8 +207,11 @@ describe.each(TRANSPORTS)("password throttles (%s)", (kind) => {
     // With the checks held, an answer at all means it did not wait for them.
     await expectError(late.identity.signIn({ username: "ada_busy", password }), Code.Unavailable, /password hashing is busy/);
     await expectError(late.identity.signUp({ username: "ada_later", password, birthdate: "1990-05-17" }), Code.Unavailable);
+    // The test kit's seeds wait their turn at the hasher, never refused.
+    const seeded = t.server.seed.user();
     release();
     for (const auth of await Promise.all(inFlight)) expect(auth.accessToken).toBeTruthy();
+    await expect(seeded).resolves.toBeTruthy();
     const stored = await t.server.deps.storage.transact((tx) => tx.get(tables.throttles, "signin:addr:10.0.0.3"));
     expect(stored).toBeUndefined();
     await expect(late.identity.signIn({ username: "ada_busy", password })).resolves.toBeTruthy();

@@ -123,7 +123,8 @@ describe.each(TRANSPORTS)("password throttles (%s)", (kind) => {
   it("should take an unknown username at least half the time of a known one", async () => {
     // A cost where a hash takes long enough to measure (16 MiB, tens of ms), far from the fast test cost.
     const hasher = createScryptHasher({ cost: { N: 2 ** 14, r: 8, p: 1 } });
-    await using t = await testServer(kind, { hasher });
+    // A budget that lets every sample be checked.
+    await using t = await testServer(kind, { hasher, signInThrottle: { perUsernameAndAddress: { limit: 100, windowMs: 60_000 } } });
     await t.server.seed.user({ username: "ada_known", password });
     const c = t.client();
     const timed = async (username: string) => {
@@ -133,13 +134,13 @@ describe.each(TRANSPORTS)("password throttles (%s)", (kind) => {
     };
     await timed("nobody_at_all");
     const known: number[] = [], unknown: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      // Every name its own: 4 failures stay under the limit of 5 either way.
+    for (let i = 0; i < 6; i++) {
       known.push(await timed("ada_known"));
       unknown.push(await timed(`nobody_${i}`));
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-    expect(median(unknown)).toBeGreaterThanOrEqual(median(known) / 2);
+    // The fastest of each: other work on the machine only ever adds time, so the minimum is the call's own cost.
+    expect(Math.min(...unknown), `unknown ${unknown.map(Math.round).join(", ")} ms; known ${known.map(Math.round).join(", ")} ms`)
+      .toBeGreaterThanOrEqual(Math.min(...known) / 2);
   });
 
   it("should store a hash of an older cost again at the new cost when its owner signs in", async () => {

@@ -24,7 +24,7 @@ const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 // in the process, storage-light), cors (no storage), the model tests of datastore/chat/social/search
 // (property runs, each a new world).
 const POSTGRES_SUITES = [
-  "endpoints", "identity", "avatar", "economy", "datastore", "datastore-export", "datastore-join",
+  "endpoints", "identity", "password-throttles", "password-throttles.property", "avatar", "economy", "datastore", "datastore-export", "datastore-join",
   "datastore-limits", "datastore-ordered", "datastore-permissions", "social", "session", "catalog", "catalog-content",
   "catalog-discovery", "creator", "creator-stats", "safety", "economy.model.property", "visibility.property",
   "hostile/hostile-world", "hostile/hostile-api.property", "hostile/hostile-http.property", "robustness.property", "regression/*",
@@ -32,8 +32,8 @@ const POSTGRES_SUITES = [
 // PGlite runs the same queries as PostgreSQL in one connection: a subset that writes through every service,
 // and the hostile requests to every method (another engine under the same SQL: NUL, surrogates, huge numbers).
 const PGLITE_SUITES = [
-  "endpoints", "identity", "economy", "datastore", "social", "session", "catalog", "economy.model.property", "visibility.property",
-  "hostile/hostile-api.property",
+  "endpoints", "identity", "password-throttles", "password-throttles.property", "economy", "datastore", "social", "session", "catalog",
+  "economy.model.property", "visibility.property", "hostile/hostile-api.property",
 ]
   .map((suite) => `test/${suite}.test.ts`);
 const sourceConditions = {

@@ -77,7 +77,7 @@ export * from "./domain/wallet-math.js";
 export * from "./domain/sale-split.js";
 export * from "./domain/payout-rules.js";
 export * from "./domain/analytics-windows.js";
-export { isThrottled, recordFailure, retryAfterSeconds, withdrawFailure, takeToken, tokensLeft, type ThrottleRule, type ThrottleState, type RateRule, type RateState, type RateDecision } from "./domain/throttle.js";
+export { isThrottled, recordFailure, recordSlowedFailure, retryAfterSeconds, slowdownWaitMs, withdrawFailure, takeToken, tokensLeft, type ThrottleRule, type ThrottleState, type SlowdownRule, type RateRule, type RateState, type RateDecision } from "./domain/throttle.js";
 export { s256Challenge, isValidVerifier, isValidChallenge, verifyS256 } from "./domain/pkce.js";
 /** @private Internal code, does not follow semantic versioning. */
 export { ownValue } from "./json/own-value.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isThrottled, recordFailure, takeToken, tokensLeft, withdrawFailure, type RateRule, type RateState, type ThrottleRule } from "../src/domain/throttle.js";
+import { isThrottled, recordFailure, recordSlowedFailure, slowdownWaitMs, takeToken, tokensLeft, withdrawFailure, type RateRule, type RateState, type SlowdownRule, type ThrottleRule, type ThrottleState } from "../src/domain/throttle.js";
 
 const rule: RateRule = { burst: 10, intervalMs: 1000 };
 
@@ -123,5 +123,41 @@ describe("withdrawFailure", () => {
       expect(isThrottled(back, failures, now)).toBe(isThrottled(state, failures, now));
       if (state && now - state.windowStart < failures.windowMs) expect(back).toEqual(state);
     }));
+  });
+});
+
+describe("slowdown", () => {
+  const slow: SlowdownRule = { limit: 3, windowMs: 60_000, firstDelayMs: 1000, maxDelayMs: 8000 };
+
+  it("should allow attempts freely under the limit, then make each wait twice as long as the last, up to the cap", () => {
+    let state: ThrottleState | undefined;
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      state = recordSlowedFailure(state, slow, 10_000);
+      waits.push(slowdownWaitMs(state, slow, 10_000));
+    }
+    expect(waits).toEqual([0, 0, 1000, 2000, 4000, 8000, 8000, 8000]);
+  });
+
+  it("should never make anyone wait longer than the cap, nor at all once the window is over", () => {
+    const arbTimes = fc.array(fc.nat(5000), { minLength: 1, maxLength: 200 })
+      .map((gaps) => gaps.reduce<number[]>((times, gap) => [...times, (times.at(-1) ?? 0) + gap], []));
+    fc.assert(fc.property(arbTimes, (times) => {
+      let state: ThrottleState | undefined;
+      for (const t of times) {
+        // An attempt is only made when allowed, as the server does.
+        if (slowdownWaitMs(state, slow, t) > 0) continue;
+        state = recordSlowedFailure(state, slow, t);
+        const wait = slowdownWaitMs(state, slow, t);
+        expect(wait).toBeLessThanOrEqual(slow.maxDelayMs);
+        expect(slowdownWaitMs(state, slow, state.windowStart + slow.windowMs)).toBe(0);
+      }
+    }));
+  });
+
+  it("should keep the delay when a counted attempt is taken back", () => {
+    let state: ThrottleState | undefined;
+    for (let i = 0; i < 5; i++) state = recordSlowedFailure(state, slow, 0);
+    expect(withdrawFailure(state, 0)).toEqual({ failures: 4, windowStart: 0, nextAt: 4000 });
   });
 });

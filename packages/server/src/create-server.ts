@@ -1,5 +1,6 @@
 import { createDenyListFilter } from "@playfield/core";
 import { createScryptHasher } from "./crypto/create-scrypt-hasher.js";
+import { gateHasher } from "./crypto/hashing-gate.js";
 import { createTokenSigner } from "./crypto/create-token-signer.js";
 import { hashToken } from "./crypto/random-token.js";
 import { createLifecycle, type ServerLifecycle } from "./lifecycle/server-lifecycle.js";
@@ -72,11 +73,13 @@ export function createServer(options: ServerOptions): Server {
   // Services use the storage through the lifecycle, which counts transactions so a shutdown lets them finish.
   // Idle (a shutdown) writes the datastore calls counted in memory.
   const { lifecycle, storage } = createLifecycle(options.storage, options.readinessChecks, () => flushCounts(deps));
+  const { hasher, gate: hashing } = gateHasher(options.hasher ?? createScryptHasher(), config.passwordHashing);
   const deps: ServerDeps = {
     clock,
     storage,
     signer: options.signer ?? createTokenSigner({ keys: options.keys }),
-    hasher: options.hasher ?? createScryptHasher(),
+    hasher,
+    hashing,
     ids: options.ids ?? createRandomIds(),
     realtime: options.realtime ?? createLocalRealtimeHub(),
     presence: options.presence ?? createLocalPresenceDirectory(),

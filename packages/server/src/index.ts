@@ -8,7 +8,8 @@
  */
 
 export { createServer, type Server, type ServerOperator } from "./create-server.js";
-export type { ServerOptions } from "./server-options.js";
+export { DEFAULT_ACCOUNT_CREATION_LIMIT, DEFAULT_SIGN_IN_THROTTLE, type ServerOptions } from "./server-options.js";
+export { DEFAULT_HASHING_LIMITS, type HashingLimits } from "./crypto/hashing-gate.js";
 export { READINESS_TIMEOUT_MS, type ReadinessCheck, type ReadinessReport } from "./lifecycle/readiness.js";
 export type { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 export * from "./ports/index.js";

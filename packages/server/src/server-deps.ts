@@ -1,4 +1,5 @@
-import type { ChatFilter, Clock, DatastoreLimits, RateRule, Storage, TokenLifetimes, ThrottleRule } from "@playfield/core";
+import type { ChatFilter, Clock, DatastoreLimits, RateRule, SlowdownRule, Storage, TokenLifetimes, ThrottleRule } from "@playfield/core";
+import type { HashingGate, HashingLimits } from "./crypto/hashing-gate.js";
 
 import type { IdGenerator } from "./ports/ids.js";
 import type { PasswordHasher } from "./ports/password-hasher.js";
@@ -17,7 +18,11 @@ export interface ServerConfig {
   lifetimes: TokenLifetimes;
   /** Web origins that may receive a handoff code (main host, studio host, extra origins). */
   webOrigins: string[];
-  signInThrottle: { perUsername: ThrottleRule; perAddress: ThrottleRule };
+  signInThrottle: SignInThrottle;
+  /** Accounts SignUp and StartGuest create per client address per hour; 0: no limit. */
+  accountCreationLimit: number;
+  /** Password hashes at once, and calls waiting for one; null: unbounded. */
+  passwordHashing: HashingLimits | null;
   handoffSeconds: number;
   /** Validate every answer against its schema (on by default; costs a few µs). */
   validateResponses: boolean;
@@ -35,12 +40,25 @@ export interface ServerConfig {
   publicUrl: string | null;
 }
 
+/** The password-guessing budgets (docs/identity.md, "Password throttling"). */
+export interface SignInThrottle {
+  /** Failures of one username from one client address; password re-checks of an account count here too. */
+  perUsernameAndAddress: ThrottleRule;
+  /** All failures of one username from anywhere: past the limit, attempts are slowed, not refused outright. */
+  perUsername: SlowdownRule;
+  /** Failed sign-ins from one client address, whatever the username. */
+  perAddress: ThrottleRule;
+}
+
 /** The injected parts a service implementation uses. */
 export interface ServerDeps {
   clock: Clock;
   storage: Storage;
   signer: TokenSigner;
+  /** Password hashing, at most `passwordHashing.concurrency` at once. */
   hasher: PasswordHasher;
+  /** Admits a call that hashes passwords, or refuses it at once when the hashing queue is full. */
+  hashing: HashingGate;
   ids: IdGenerator;
   /** Delivery of realtime events to users' connections. */
   realtime: RealtimeHub;

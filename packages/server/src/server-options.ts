@@ -8,7 +8,8 @@ import type { PaymentProvider } from "./ports/payments/index.js";
 import type { RealtimeHub } from "./ports/realtime-hub.js";
 import type { PresenceDirectory } from "./ports/presence-directory.js";
 import type { TokenSigner } from "./ports/token-signer.js";
-import type { ServerConfig } from "./server-deps.js";
+import type { ServerConfig, SignInThrottle } from "./server-deps.js";
+import { resolveHashingLimits, type HashingLimits } from "./crypto/hashing-gate.js";
 import { trustedProxySet } from "./rpc/client-address.js";
 import { resolveChatRate } from "./services/chat/rate.js";
 import type { SessionSettings } from "./services/session/settings.js";
@@ -49,7 +50,23 @@ export interface ServerOptions {
   environment?: ServerConfig["environment"];
   lifetimes?: Partial<TokenLifetimes>;
   webOrigins?: string[];
-  signInThrottle?: Partial<ServerConfig["signInThrottle"]>;
+  /**
+   * Password-guessing budgets (docs/identity.md): per username and client address 5 failures per 15 minutes;
+   * per username 100 per 15 minutes, then each attempt waits 1 s, 2 s, 4 s … up to 60 s after the previous;
+   * per client address 50 failed sign-ins per 15 minutes.
+   */
+  signInThrottle?: Partial<SignInThrottle>;
+  /**
+   * Accounts SignUp and StartGuest create per client address per hour; 0 for no limit. Default
+   * 30 (DEFAULT_ACCOUNT_CREATION_LIMIT), 0 when `environment` is "test" (test suites create thousands from one address).
+   */
+  accountCreationLimit?: number;
+  /**
+   * Password hashes at once (`concurrency`) and calls that may wait for one (`queue`); a call past both is
+   * refused at once with `unavailable`. Default 2 at once and 4 waiting (DEFAULT_HASHING_LIMITS); `null` (the default when
+   * `environment` is "test") bounds nothing.
+   */
+  passwordHashing?: Partial<HashingLimits> | null;
   /**
    * Addresses (IPv4 or IPv6, exact) of the load balancers or reverse proxies in front of the server: a call
    * whose connection comes from one is taken to be from the address its `X-Forwarded-For` names, so the
@@ -83,6 +100,22 @@ function publicUrlOf(text: string): string {
   return url.href.replace(/\/$/, "");
 }
 
+/** The default password-guessing budgets (docs/identity.md). */
+export const DEFAULT_SIGN_IN_THROTTLE: Readonly<SignInThrottle> = Object.freeze({
+  perUsernameAndAddress: { limit: 5, windowMs: 15 * 60_000 },
+  perUsername: { limit: 100, windowMs: 15 * 60_000, firstDelayMs: 1000, maxDelayMs: 60_000 },
+  perAddress: { limit: 50, windowMs: 15 * 60_000 },
+});
+
+/** Accounts per client address per hour, by default: a household or a classroom behind one address, not a script. */
+export const DEFAULT_ACCOUNT_CREATION_LIMIT = 30;
+
+function resolveAccountCreationLimit(option: number | undefined, environment: ServerConfig["environment"]): number {
+  if (option === undefined) return environment === "test" ? 0 : DEFAULT_ACCOUNT_CREATION_LIMIT;
+  if (!Number.isSafeInteger(option) || option < 0) throw new TypeError(`accountCreationLimit: a whole number, 0 for no limit, got ${option}`);
+  return option;
+}
+
 /** The configuration a server runs with: the options over the defaults. */
 export function resolveConfig(options: Omit<ServerOptions, "storage">): ServerConfig {
   const environment = options.environment ?? "production";
@@ -90,11 +123,9 @@ export function resolveConfig(options: Omit<ServerOptions, "storage">): ServerCo
     environment,
     lifetimes: { ...DEFAULT_LIFETIMES, ...options.lifetimes },
     webOrigins: options.webOrigins ?? [],
-    signInThrottle: {
-      perUsername: { limit: 5, windowMs: 15 * 60_000 },
-      perAddress: { limit: 50, windowMs: 15 * 60_000 },
-      ...options.signInThrottle,
-    },
+    signInThrottle: { ...DEFAULT_SIGN_IN_THROTTLE, ...options.signInThrottle },
+    accountCreationLimit: resolveAccountCreationLimit(options.accountCreationLimit, environment),
+    passwordHashing: resolveHashingLimits(options.passwordHashing, environment),
     handoffSeconds: 60,
     validateResponses: options.validateResponses ?? environment !== "production",
     datastore: { ...DEFAULT_DATASTORE_LIMITS, ...options.datastore },

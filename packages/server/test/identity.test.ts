@@ -97,7 +97,7 @@ describe.each(TRANSPORTS)("IdentityService (%s)", (kind) => {
 
     it("should check exactly the limit's worth of wrong passwords sent at once, and refuse the rest as throttled", async () => {
       const hasher = countingHasher(new Promise((resolve) => setTimeout(resolve, 200)));
-      await using t = await testServer(kind, { hasher, signInThrottle: { perUsername: { limit: 3, windowMs: 60_000 } } });
+      await using t = await testServer(kind, { hasher, signInThrottle: { perUsernameAndAddress: { limit: 3, windowMs: 60_000 } } });
       await t.client().identity.signUp({ username: "Ada_99", ...adult });
       const attempts = await Promise.allSettled(Array.from({ length: 8 }, () => t.client().identity.signIn({ username: "Ada_99", password: "wrong password" })));
       const codes = attempts.map((a) => (a.status === "rejected" ? (a.reason as { code: string }).code : "signed in"));
@@ -109,7 +109,7 @@ describe.each(TRANSPORTS)("IdentityService (%s)", (kind) => {
     it("should count attempts in flight against the limit, and take back a successful one's", async () => {
       let release!: () => void;
       const hasher = countingHasher(new Promise<void>((resolve) => { release = resolve; }));
-      await using t = await testServer(kind, { hasher, signInThrottle: { perUsername: { limit: 2, windowMs: 60_000 } } });
+      await using t = await testServer(kind, { hasher, signInThrottle: { perUsernameAndAddress: { limit: 2, windowMs: 60_000 } } });
       await t.client().identity.signUp({ username: "Ada_99", ...adult });
       // Two right passwords in flight fill the limit of 2 for as long as they are checked: a wrong one meanwhile is refused unchecked.
       const right = [0, 1].map(() => t.client().identity.signIn({ username: "Ada_99", ...adult }));

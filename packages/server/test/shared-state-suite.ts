@@ -6,6 +6,7 @@ import { sweepSessions } from "../src/services/session/roster.js";
 import { inProcessLinks, send } from "./chat-rate-world.js";
 import { as, seedGame } from "./datastore-fixtures.js";
 import { expectError, type TestServer } from "./fixtures.js";
+import { clientFrom } from "./password-fixtures.js";
 import { addExperience, player, type Player } from "./session-world.js";
 import { twoServers, type TwoServers } from "./two-servers.js";
 
@@ -87,7 +88,7 @@ export function sharedStateSuite(name: string, open: () => Promise<SharedStorage
     });
 
     it("should count failed sign-ins through both: 2 + 2 trip a limit of 4 on either", async () => {
-      await using w = await world(open, { signInThrottle: { perUsername: { limit: 4, windowMs: 60_000 } } });
+      await using w = await world(open, { signInThrottle: { perUsernameAndAddress: { limit: 4, windowMs: 60_000 } } });
       const [a, b] = w.servers;
       const ada = await a.server.seed.user({ username: "ada_shared" });
       for (const t of [a, b, a, b]) await expectError(t.client().identity.signIn({ username: "ada_shared", password: "not the password" }), Code.Unauthenticated);
@@ -99,13 +100,53 @@ export function sharedStateSuite(name: string, open: () => Promise<SharedStorage
     });
 
     it("should check exactly 4 of 10 wrong sign-ins sent at once through both against a limit of 4", async () => {
-      await using w = await world(open, { signInThrottle: { perUsername: { limit: 4, windowMs: 60_000 } } });
+      await using w = await world(open, { signInThrottle: { perUsernameAndAddress: { limit: 4, windowMs: 60_000 } } });
       await w.servers[0].server.seed.user({ username: "ada_shared" });
       const attempts = await Promise.allSettled(Array.from({ length: 10 }, (_, i) =>
         w.servers[i % 2]!.client().identity.signIn({ username: "ada_shared", password: "not the password" })));
       const codes = attempts.map((a) => (a.status === "rejected" ? (a.reason as { code: string }).code : "signed in"));
       expect(codes.filter((code) => code === Code.Unauthenticated)).toHaveLength(4);
       expect(codes.filter((code) => code === Code.ResourceExhausted)).toHaveLength(6);
+    });
+
+    it("should count a stolen token's wrong passwords through both: 2 + 2 trip a limit of 4, and the owner still signs in", async () => {
+      await using w = await world(open, { signInThrottle: { perUsernameAndAddress: { limit: 4, windowMs: 60_000 } } });
+      const ada = await w.servers[0].server.seed.user({ username: "ada_shared" });
+      const token = { token: ada.accessToken };
+      for (const [i, t] of w.servers.entries()) {
+        const thief = clientFrom(t, "in-process", `203.0.113.${i + 1}`).identity;
+        for (let n = 0; n < 2; n++) await expectError(thief.deleteAccount({ password: `guess ${n} of ${i}` }, token), Code.PermissionDenied);
+      }
+      for (const t of w.servers) {
+        await expectError(clientFrom(t, "in-process", "203.0.113.9").identity.deleteAccount({ password: ada.password }, token), Code.ResourceExhausted);
+      }
+      await expect(clientFrom(w.servers[1], "in-process", "198.51.100.4").identity.signIn({ username: "ada_shared", password: ada.password })).resolves.toBeTruthy();
+    });
+
+    it("should slow a username failing from many addresses through both, past a ceiling of 4 = 2 + 2", async () => {
+      const perUsername = { limit: 4, windowMs: 60_000, firstDelayMs: 1000, maxDelayMs: 8000 };
+      await using w = await world(open, { signInThrottle: { perUsername } });
+      const ada = await w.servers[0].server.seed.user({ username: "ada_shared" });
+      for (let i = 0; i < 4; i++) {
+        const t = w.servers[i % 2]!;
+        await expectError(clientFrom(t, "in-process", `203.0.113.${i + 1}`).identity.signIn({ username: "ada_shared", password: "a wrong guess" }), Code.Unauthenticated);
+      }
+      for (const t of w.servers) {
+        await expectError(clientFrom(t, "in-process", "198.51.100.4").identity.signIn({ username: "ada_shared", password: ada.password }), Code.ResourceExhausted, /try again in 1 s/);
+      }
+      w.clock.advance(1000);
+      await expect(clientFrom(w.servers[1], "in-process", "198.51.100.4").identity.signIn({ username: "ada_shared", password: ada.password })).resolves.toBeTruthy();
+    });
+
+    it("should count one address's new accounts through both: 2 + 2 trip a limit of 4, another address still creates", async () => {
+      await using w = await world(open, { accountCreationLimit: 4 });
+      for (const [i, t] of w.servers.entries()) {
+        const one = clientFrom(t, "in-process", "203.0.113.7").identity;
+        await one.startGuest({});
+        await one.signUp({ username: `made_${i}`, password: "a long enough password", birthdate: "1990-05-17" });
+      }
+      for (const t of w.servers) await expectError(clientFrom(t, "in-process", "203.0.113.7").identity.startGuest({}), Code.ResourceExhausted);
+      await expect(clientFrom(w.servers[1], "in-process", "198.51.100.4").identity.startGuest({})).resolves.toBeTruthy();
     });
 
     it("should number one wallet's ledger rows in the order written, through both servers in one millisecond", async () => {

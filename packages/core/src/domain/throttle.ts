@@ -7,6 +7,8 @@ export interface ThrottleRule {
 export interface ThrottleState {
   failures: number;
   windowStart: number;
+  /** Under a {@link SlowdownRule} past its limit: the earliest time of the next attempt. */
+  nextAt?: number;
 }
 
 /** Whether another attempt is allowed now, given the failures counted so far. */
@@ -29,12 +31,39 @@ export function recordFailure(state: ThrottleState | undefined, rule: ThrottleRu
  */
 export function withdrawFailure(state: ThrottleState | undefined, windowStart: number): ThrottleState | undefined {
   if (!state || state.windowStart !== windowStart) return state;
-  return state.failures > 1 ? { failures: state.failures - 1, windowStart } : undefined;
+  return state.failures > 1 ? { ...state, failures: state.failures - 1 } : undefined;
 }
 
 /** Seconds until a throttled key may try again. */
 export function retryAfterSeconds(state: ThrottleState, rule: ThrottleRule, now: number): number {
   return Math.max(1, Math.ceil((state.windowStart + rule.windowMs - now) / 1000));
+}
+
+/**
+ * A ceiling that slows attempts instead of stopping them: past `limit`
+ * failures in the window, each attempt must wait after the previous one,
+ * `firstDelayMs` and then twice as long each time, up to `maxDelayMs`.
+ * A wall (refusing everyone until the window ends) would let a stranger
+ * lock an owner out; a delay only slows whoever keeps failing.
+ */
+export interface SlowdownRule extends ThrottleRule {
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** Milliseconds to wait before another attempt is allowed (0: allowed now). */
+export function slowdownWaitMs(state: ThrottleState | undefined, rule: SlowdownRule, now: number): number {
+  if (!state || now - state.windowStart >= rule.windowMs || state.failures < rule.limit) return 0;
+  return Math.max(0, (state.nextAt ?? 0) - now);
+}
+
+/** The state after one more failure at `now`: past the limit, the next attempt waits a delay twice the last. */
+export function recordSlowedFailure(state: ThrottleState | undefined, rule: SlowdownRule, now: number): ThrottleState {
+  const next = recordFailure(state, rule, now);
+  const over = next.failures - rule.limit;
+  if (over < 0) return next;
+  // 2^over overflows to Infinity for a huge count, and min() still caps it.
+  return { ...next, nextAt: now + Math.min(rule.maxDelayMs, rule.firstDelayMs * 2 ** over) };
 }
 
 /**

@@ -40,6 +40,7 @@ export function createScryptHasherWith(kdf: ScryptKdf, options: ScryptHasherWith
       const key = await kdf.derive(passwordBytes(password), stored.salt, stored.cost, stored.key.length);
       return kdf.equal(key, stored.key);
     },
+    needsRehash: (encoded) => needsRehash(encoded, cost),
   };
 }
 

@@ -16,4 +16,6 @@ export interface PasswordHasher {
   hash(password: string): Promise<string>;
   /** Whether the password is the one `encoded` was made from; false for a malformed `encoded`. */
   verify(password: string, encoded: string): Promise<boolean>;
+  /** Whether `encoded` was made at another cost than new hashes get: sign-in then stores a new hash. Absent: never. */
+  needsRehash?(encoded: string): boolean;
 }

@@ -97,11 +97,13 @@ export const handoffs = defineTable<HandoffRow>()({
   indexes: {},
 });
 
-/** Failures counted against a key (a username or a client address) in a time window. */
+/** Attempts counted against a key (a username, a client address, both, an account) in a time window. */
 export interface ThrottleRow {
   key: string;
   failures: number;
   windowStart: number;
+  /** A slowed key past its limit: the earliest time of the next attempt (domain/throttle.ts). */
+  nextAt?: number;
 }
 
 export const throttles = defineTable<ThrottleRow>()({

@@ -1,10 +1,11 @@
 import {
-  AgeBand, ageBandOf, fail, isThrottled, mintClaims, parseBirthdate, passwordProblem, recordFailure,
-  retryAfterSeconds, tables, TokenType, usernameKey, isValidVerifier, verifyS256, withdrawFailure,
-  type IdentityService, type MethodRequest, type ThrottleRule, type Tx, type UserRow,
+  AgeBand, ageBandOf, fail, mintClaims, parseBirthdate, passwordProblem, tables, TokenType, usernameKey, isValidVerifier, verifyS256,
+  type IdentityService, type MethodRequest, type Tx, type UserRow,
 } from "@playfield/core";
+import type { HandlerContext } from "../../rpc/handler-context.js";
 import type { ServiceImpl } from "../../rpc/router.js";
-import type { ServerDeps } from "../../server-deps.js";
+import { countAccountCreation } from "./account-creation.js";
+import { countAttempt, recheckBudgets, settleSuccess, signInBudgets, verifyPassword } from "./password-attempts.js";
 import {
   authResponse, defaultSettings, deviceLabel, iso, newUser, openDevice, saveUser, requireUser, revokeAllDevices, revokeDevice, toMe,
 } from "./accounts.js";
@@ -30,17 +31,21 @@ async function usernameFree(tx: Tx, username: string, exceptUserId?: string): Pr
   if (taken && taken.id !== exceptUserId) throw fail.exists("username: already taken");
 }
 
-async function checkPassword(deps: ServerDeps, user: UserRow, password: string, field: string): Promise<void> {
-  if (!user.passwordHash || !(await deps.hasher.verify(password, user.passwordHash))) {
-    throw fail.denied(`${field}: wrong password`);
-  }
-}
-
-function throttleKeys(deps: ServerDeps, username: string, address: string | null): [string, ThrottleRule][] {
-  const { perUsername, perAddress } = deps.config.signInThrottle;
-  const keys: [string, ThrottleRule][] = [[`signin:user:${usernameKey(username)}`, perUsername]];
-  if (address) keys.push([`signin:addr:${address}`, perAddress]);
-  return keys;
+/**
+ * Checks the password of a signed-in caller (ChangePassword, ChangeUsername, DeleteAccount), counted like a
+ * sign-in to the account (password-attempts.ts): past the limit the call is refused unchecked. Answers the user row.
+ */
+async function recheckPassword(ctx: HandlerContext, password: string, field: string): Promise<UserRow> {
+  const { deps } = ctx;
+  const caller = ctx.user();
+  const { user, attempt } = await deps.storage.transact(async (tx) => {
+    const user = await requireUser(tx, caller.userId);
+    const budgets = recheckBudgets(deps, user.id, user.username, ctx.clientAddress);
+    return { user, attempt: await countAttempt(tx, budgets, deps.clock.now(), "wrong passwords") };
+  });
+  if (!(await verifyPassword(deps, password, user.passwordHash))) throw fail.denied(`${field}: wrong password`);
+  await deps.storage.transact((tx) => settleSuccess(tx, attempt));
+  return user;
 }
 
 /** IdentityService: accounts, sign-in, guests, devices, settings, scoped tokens, handoff. */
@@ -48,58 +53,47 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
   async signUp(req, ctx) {
     const { deps } = ctx;
     checkNewAccount(req, deps.clock.now());
-    const passwordHash = await deps.hasher.hash(req.password);
-    const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
-      await usernameFree(tx, req.username);
-      const user = newUser(deps, { username: req.username, displayName: req.displayName, passwordHash, birthdate: req.birthdate });
-      await saveUser(tx, user);
-      const { device, refreshToken } = await openDevice(tx, deps, user.id, deviceLabel(ctx));
-      return { user, deviceId: device.id, refreshToken };
+    return deps.hashing.admit(async () => {
+      await countAccountCreation(deps, ctx.clientAddress);
+      const passwordHash = await deps.hasher.hash(req.password);
+      const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
+        await usernameFree(tx, req.username);
+        const user = newUser(deps, { username: req.username, displayName: req.displayName, passwordHash, birthdate: req.birthdate });
+        await saveUser(tx, user);
+        const { device, refreshToken } = await openDevice(tx, deps, user.id, deviceLabel(ctx));
+        return { user, deviceId: device.id, refreshToken };
+      });
+      return authResponse(deps, user, deviceId, refreshToken);
     });
-    return authResponse(deps, user, deviceId, refreshToken);
   },
 
   async signIn(req, ctx) {
     const { deps } = ctx;
-    const keys = throttleKeys(deps, req.username, ctx.clientAddress);
-    // The attempt counts as a failure in the transaction that checks the limit, before the (slow) password
-    // check: attempts in flight at once cannot all pass a limit that only finished ones would have reached.
-    const { user, windows } = await deps.storage.transact(async (tx) => {
-      const now = deps.clock.now();
-      const states = [];
-      for (const [key, rule] of keys) {
-        const state = await tx.get(tables.throttles, key);
-        if (isThrottled(state, rule, now)) {
-          throw fail.exhausted(`too many failed sign-ins: try again in ${retryAfterSeconds(state!, rule, now)} s`);
+    const budgets = signInBudgets(deps, req.username, ctx.clientAddress);
+    return deps.hashing.admit(async () => {
+      const { found, attempt } = await deps.storage.transact(async (tx) => {
+        const attempt = await countAttempt(tx, budgets, deps.clock.now(), "failed sign-ins");
+        const [found] = await tx.query(tables.users, "byUsername", { equals: [usernameKey(req.username)], limit: 1 });
+        return { found, attempt };
+      });
+      const user = found && found.deletedAt === null && !found.guest ? found : undefined;
+      // An unknown name is checked against a dummy hash: it answers in the time of a wrong password, with the same message.
+      const ok = await verifyPassword(deps, req.password, user?.passwordHash ?? null);
+      if (!ok || !user) throw fail.unauthenticated("username or password is wrong");
+      const rehashed = deps.hasher.needsRehash?.(user.passwordHash!) ? await deps.hasher.hash(req.password) : null;
+      const { signedIn, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
+        await settleSuccess(tx, attempt);
+        let signedIn = user;
+        if (rehashed) {
+          // A hash of an older cost is replaced, unless the password changed since it was read.
+          const current = await tx.get(tables.users, user.id);
+          if (current?.passwordHash === user.passwordHash) await saveUser(tx, (signedIn = { ...current, passwordHash: rehashed }));
         }
-        states.push(state);
-      }
-      const windows: number[] = [];
-      for (const [i, [key, rule]] of keys.entries()) {
-        const next = recordFailure(states[i], rule, now);
-        await tx.put(tables.throttles, { key, ...next });
-        windows.push(next.windowStart);
-      }
-      const [user] = await tx.query(tables.users, "byUsername", { equals: [usernameKey(req.username)], limit: 1 });
-      return { user, windows };
+        const { device, refreshToken } = await openDevice(tx, deps, user.id, deviceLabel(ctx));
+        return { signedIn, deviceId: device.id, refreshToken };
+      });
+      return authResponse(deps, signedIn, deviceId, refreshToken);
     });
-    const ok = !!user && user.deletedAt === null && !user.guest && !!user.passwordHash
-      && (await deps.hasher.verify(req.password, user.passwordHash));
-    // One answer for an unknown name and a wrong password, so names cannot be probed. The failure is already counted.
-    if (!ok || !user) throw fail.unauthenticated("username or password is wrong");
-    const { deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
-      // Success clears the username's failures, and takes back what this attempt counted against its address.
-      await tx.delete(tables.throttles, keys[0]![0]);
-      for (const [i, [key]] of keys.entries()) {
-        if (i === 0) continue;
-        const left = withdrawFailure(await tx.get(tables.throttles, key), windows[i]!);
-        if (left) await tx.put(tables.throttles, { key, ...left });
-        else await tx.delete(tables.throttles, key);
-      }
-      const { device, refreshToken } = await openDevice(tx, deps, user.id, deviceLabel(ctx));
-      return { deviceId: device.id, refreshToken };
-    });
-    return authResponse(deps, user, deviceId, refreshToken);
   },
 
   async refresh(req, ctx) {
@@ -146,6 +140,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
 
   async startGuest(_req, ctx) {
     const { deps } = ctx;
+    await countAccountCreation(deps, ctx.clientAddress);
     const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
       let username = "";
       for (let attempt = 0; attempt < 10 && !username; attempt++) {
@@ -167,7 +162,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
     const caller = ctx.user();
     if (!caller.guest) throw fail.precondition("already a full account");
     checkNewAccount(req, deps.clock.now());
-    const passwordHash = await deps.hasher.hash(req.password);
+    const passwordHash = await deps.hashing.admit(() => deps.hasher.hash(req.password));
     const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
       const now = deps.clock.now();
       const guest = await requireUser(tx, caller.userId);
@@ -196,11 +191,12 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
   async changePassword(req, ctx) {
     const { deps } = ctx;
     const caller = ctx.user();
-    const before = await deps.storage.transact((tx) => requireUser(tx, caller.userId));
-    await checkPassword(deps, before, req.currentPassword, "currentPassword");
-    const problem = passwordProblem(req.newPassword, before.username);
-    if (problem) throw fail.invalid(`newPassword: ${problem}`);
-    const passwordHash = await deps.hasher.hash(req.newPassword);
+    const passwordHash = await deps.hashing.admit(async () => {
+      const before = await recheckPassword(ctx, req.currentPassword, "currentPassword");
+      const problem = passwordProblem(req.newPassword, before.username);
+      if (problem) throw fail.invalid(`newPassword: ${problem}`);
+      return deps.hasher.hash(req.newPassword);
+    });
     const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
       const now = deps.clock.now();
       const user = { ...(await requireUser(tx, caller.userId)), passwordHash };
@@ -217,8 +213,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
   async changeUsername(req, ctx) {
     const { deps } = ctx;
     const caller = ctx.user();
-    const before = await deps.storage.transact((tx) => requireUser(tx, caller.userId));
-    await checkPassword(deps, before, req.password, "password");
+    await deps.hashing.admit(() => recheckPassword(ctx, req.password, "password"));
     const user = await deps.storage.transact(async (tx) => {
       const current = await requireUser(tx, caller.userId);
       await usernameFree(tx, req.newUsername, current.id);
@@ -291,8 +286,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
   async deleteAccount(req, ctx) {
     const { deps } = ctx;
     const caller = ctx.user();
-    const before = await deps.storage.transact((tx) => requireUser(tx, caller.userId));
-    await checkPassword(deps, before, req.password, "password");
+    await deps.hashing.admit(() => recheckPassword(ctx, req.password, "password"));
     await deps.storage.transact(async (tx) => {
       const now = deps.clock.now();
       const user = await requireUser(tx, caller.userId);

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const keys = await storedSigningKeys(storage, clock);
   const server = await startServer({
     storage, clock, keys, blobs: createStorageBlobStore(storage), port: args.port, host: args.host, environment: args.environment,
-    ...(args.publicUrl ? { publicUrl: args.publicUrl } : {}), webOrigins: args.webOrigins, trustedProxies: args.trustedProxies,
+    ...(args.publicUrl ? { publicUrl: args.publicUrl } : {}), ...(args.accountCreationLimit !== null ? { accountCreationLimit: args.accountCreationLimit } : {}), webOrigins: args.webOrigins, trustedProxies: args.trustedProxies,
     ...shared?.options,
   })
     .catch((error: NodeJS.ErrnoException) => {

@@ -41,6 +41,8 @@ Options:
                       PostgreSQL through Redis, such as redis://127.0.0.1:6379 (default: $REDIS_URL, read
                       only with a PostgreSQL server; without either, this process must run alone)
   --redis-prefix P    the prefix of this deployment's Redis keys and channels (default: playfield:)
+  --account-creation-limit N  accounts (sign-ups and guests) one client address may create per hour; 0 for no
+                      limit, as load tests and test suites need (default: $PLAYFIELD_ACCOUNT_CREATION_LIMIT, else 30)
   --demo              start with a demo creator and a few public experiences to list and join (implies --dev)
   --shutdown-timeout S  on SIGTERM or Ctrl-C, how long requests, WebSockets and transactions under way
                       may take to finish before they are cut, in seconds (default: 10)
@@ -62,6 +64,8 @@ export interface ServerArgs {
   host: string;
   /** The address players reach the server at; null: the listening address (loopback only). */
   publicUrl: string | null;
+  /** Accounts per client address per hour (0: no limit); null: the server's default. */
+  accountCreationLimit: number | null;
   /** Production unless --dev, --demo or PLAYFIELD_ENV say otherwise. */
   environment: Environment;
   webOrigins: string[];
@@ -142,6 +146,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
         demo: { type: "boolean" },
         dev: { type: "boolean" },
         "public-url": { type: "string" },
+        "account-creation-limit": { type: "string" },
         "data-dir": { type: "string" },
         "database-url": { type: "string" },
         "database-schema": { type: "string" },
@@ -167,7 +172,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
   let command: ServerArgs["command"] = { kind: "serve" };
   if (worldCommand) {
     if (positionals.length !== 1 || positionals[0] === "") throw new UsageError(`${worldCommand} needs one FILE, such as: playfield-server ${worldCommand} world.jsonl --data-dir ./data`);
-    const serving = (["port", "host", "public-url", "dev", "web-origin", "demo", "shutdown-timeout", "redis-url", "redis-prefix"] as const).find((name) => values[name] !== undefined);
+    const serving = (["port", "host", "public-url", "account-creation-limit", "dev", "web-origin", "demo", "shutdown-timeout", "redis-url", "redis-prefix"] as const).find((name) => values[name] !== undefined);
     if (serving) throw new UsageError(`--${serving} is an option of the server, not of ${worldCommand}`);
     if (storage.kind === "memory") {
       throw new UsageError(`${worldCommand} needs --data-dir or --database-url (or DATABASE_URL): ${worldCommand === "export"
@@ -184,6 +189,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     port: values.port !== undefined ? portOf(values.port, "--port") : env.PORT ? portOf(env.PORT, "PORT") : 8080,
     host,
     publicUrl: publicUrlOf(values["public-url"], env.PLAYFIELD_PUBLIC_URL),
+    accountCreationLimit: accountCreationLimitOf(values["account-creation-limit"], env.PLAYFIELD_ACCOUNT_CREATION_LIMIT),
     environment: environmentOf(values.dev === true || values.demo === true, env.PLAYFIELD_ENV),
     webOrigins: (values["web-origin"] ?? []).map(originOf),
     trustedProxies: (values["trusted-proxy"] ?? []).map(proxyOf),
@@ -192,6 +198,15 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     redis: redisOf(storage, values["redis-url"], env.REDIS_URL, values["redis-prefix"]),
     shutdownTimeoutMs: values["shutdown-timeout"] !== undefined ? secondsOf(values["shutdown-timeout"], "--shutdown-timeout") * 1000 : 10_000,
   };
+}
+
+/** A whole number of 0 or more; the flag over the variable; null: the server's default. */
+function accountCreationLimitOf(flag: string | undefined, envValue: string | undefined): number | null {
+  const value = flag ?? (envValue || undefined);
+  if (value === undefined) return null;
+  const from = flag !== undefined ? "--account-creation-limit" : "PLAYFIELD_ACCOUNT_CREATION_LIMIT";
+  if (!/^\d{1,9}$/.test(value)) throw new UsageError(`${from} must be a whole number of accounts per address per hour, 0 for no limit, got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 /** --dev and --demo choose development; else PLAYFIELD_ENV; else production. */
@@ -233,7 +248,7 @@ function npmSwallowedHint(message: string, env: Record<string, string | undefine
 }
 
 /** The flags that take a value (those npm can take for itself). */
-const SERVER_FLAGS = new Set(["port", "host", "public-url", "web-origin", "trusted-proxy", "data-dir", "database-url", "database-schema", "database-listen-url",
+const SERVER_FLAGS = new Set(["port", "host", "public-url", "account-creation-limit", "web-origin", "trusted-proxy", "data-dir", "database-url", "database-schema", "database-listen-url",
   "database-prepare", "database-pool-size", "redis-url", "redis-prefix", "shutdown-timeout"]);
 
 /** The flags choose; DATABASE_URL counts only when neither is given. */

@@ -5,12 +5,12 @@ import { runServer, startServerProcess } from "./server-process.js";
 
 describe("playfield-server's arguments", () => {
   it("should read PORT and HOST as defaults, and the options over them", () => {
-    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", publicUrl: null, environment: "production", webOrigins: [], trustedProxies: [], demo: false, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
+    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", publicUrl: null, accountCreationLimit: null, environment: "production", webOrigins: [], trustedProxies: [], demo: false, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
     expect(parseServerArgs([], { PORT: "9000", HOST: "0.0.0.0" })).toMatchObject({ port: 9000, host: "0.0.0.0" });
     expect(parseServerArgs(["--shutdown-timeout", "2.5"], {}).shutdownTimeoutMs).toBe(2_500);
     expect(parseServerArgs(["--trusted-proxy", "10.0.0.2", "--trusted-proxy", "fd00::1"], {}).trustedProxies).toEqual(["10.0.0.2", "fd00::1"]);
     expect(parseServerArgs(["--port", "0", "--web-origin", "https://game.example", "--web-origin", "http://localhost:3000", "--demo"], { PORT: "9000" }))
-      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", publicUrl: null, environment: "development", webOrigins: ["https://game.example", "http://localhost:3000"], trustedProxies: [], demo: true, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
+      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", publicUrl: null, accountCreationLimit: null, environment: "development", webOrigins: ["https://game.example", "http://localhost:3000"], trustedProxies: [], demo: true, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
   });
 
   it("should run in production unless --dev, --demo or PLAYFIELD_ENV say otherwise", () => {
@@ -28,6 +28,15 @@ describe("playfield-server's arguments", () => {
     expect(parseServerArgs(["--public-url", "http://a.example"], { PLAYFIELD_PUBLIC_URL: "https://b.example" }).publicUrl).toBe("http://a.example");
     for (const bad of ["ftp://play.example", "https://play.example/?x=1", "play.example", "https://u:p@play.example"]) {
       expect(() => parseServerArgs(["--public-url", bad], {})).toThrow(/^--public-url must be an http:\/\/ or https:\/\/ URL with no query/);
+    }
+  });
+
+  it("should take the accounts per address per hour from --account-creation-limit or PLAYFIELD_ACCOUNT_CREATION_LIMIT, 0 for none", () => {
+    expect(parseServerArgs(["--account-creation-limit", "0"], {}).accountCreationLimit).toBe(0);
+    expect(parseServerArgs([], { PLAYFIELD_ACCOUNT_CREATION_LIMIT: "500" }).accountCreationLimit).toBe(500);
+    expect(parseServerArgs(["--account-creation-limit", "7"], { PLAYFIELD_ACCOUNT_CREATION_LIMIT: "500" }).accountCreationLimit).toBe(7);
+    for (const bad of ["1.5", "lots", "", "+3"]) {
+      expect(() => parseServerArgs(["--account-creation-limit", bad], {})).toThrow(/^--account-creation-limit must be a whole number of accounts per address per hour/);
     }
   });
 
@@ -179,6 +188,17 @@ describe("playfield-server (the command behind npm start)", () => {
       const topUp = await post("EconomyService/StartTopUp", { packId: "pack_400", method: "sandbox" }, accessToken);
       expect(await topUp.json()).toMatchObject({ code: "failed_precondition", message: expect.stringMatching(/^method: sandbox is not configured/) });
       expect((await fetch(`${server.url}/admin/reports`)).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it("should limit the accounts one address creates per hour to --account-creation-limit", async () => {
+    const server = await startServerProcess(["--account-creation-limit", "2"]);
+    try {
+      const guest = () => fetch(`${server.url}/svc.platform.v1.IdentityService/StartGuest`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect([(await guest()).status, (await guest()).status]).toEqual([200, 200]);
+      expect(await (await guest()).json()).toMatchObject({ code: "resource_exhausted" });
     } finally {
       await server.stop();
     }

@@ -40,12 +40,13 @@ export interface ServerProcess {
  * Spawns the command in a process group of its own (a terminal's Ctrl-C
  * aimed at the test run does not reach it). PORT=0 picks a free port; DATABASE_URL and
  * REDIS_URL are cleared so that only the arguments say where the data is;
- * PLAYFIELD_ENV is development unless `env` says otherwise.
+ * PLAYFIELD_ENV is test unless `env` says otherwise.
  */
 function spawnServer(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [SERVER_BIN, ...args], {
-    // Development mode unless a test says otherwise (the bare command is production: cli.test.ts checks it as it is).
-    env: { ...process.env, PORT: "0", DATABASE_URL: "", REDIS_URL: "", PLAYFIELD_ENV: "development", PLAYFIELD_PUBLIC_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true,
+    // Test mode (a fast password hash, no account creation limit) unless a test says otherwise; --dev and --demo win over it.
+    // The bare command is production: cli.test.ts checks it as it is.
+    env: { ...process.env, PORT: "0", DATABASE_URL: "", REDIS_URL: "", PLAYFIELD_ENV: "test", PLAYFIELD_PUBLIC_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true,
   });
   const lines: string[] = [];
   let stderr = "";

@@ -62,8 +62,9 @@ describe.skipIf(redisUrl === null || postgresUrl === null)("two playfield-server
 
   beforeAll(async () => {
     // The first creates the tables; the second starts on them.
-    a = await startServerProcess(shared());
-    b = await startServerProcess(shared());
+    // Development mode: the chat rate and throttles are on, as a deployment's are (test mode turns the chat rate off).
+    a = await startServerProcess(shared(), { PLAYFIELD_ENV: "development" });
+    b = await startServerProcess(shared(), { PLAYFIELD_ENV: "development" });
     ada = await signUp(a.url, "two_ada");
     bob = await signUp(b.url, "two_bob");
     players.push(ada, bob);

@@ -91,11 +91,14 @@ export interface ServerOptions {
   onInternalError?: (error: unknown) => void;
 }
 
-/** An http(s) URL without query or fragment, kept without its trailing slash. */
+/**
+ * An http(s) URL without query, fragment or credentials (they would be handed to every player), kept without its
+ * trailing slash. The command checks the same before importing the server (cli/src/server-args.ts), so --help stays fast.
+ */
 function publicUrlOf(text: string): string {
-  const url = new URL(text);
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "") {
-    throw new TypeError(`publicUrl must be an http:// or https:// URL with no query, such as https://play.example; got ${JSON.stringify(text)}`);
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+    throw new TypeError(`publicUrl must be an http:// or https:// URL with no query or credentials, such as https://play.example; got ${JSON.stringify(text)}`);
   }
   return url.href.replace(/\/$/, "");
 }

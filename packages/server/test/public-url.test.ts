@@ -8,7 +8,7 @@
 import { request } from "node:http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { startServer } from "@playfield/server-memory";
+import { createMemoryServer, startServer } from "@playfield/server-memory";
 import { PublicUrlRequiredError } from "../src/node/index.js";
 import { addExperience } from "./session-world.js";
 
@@ -57,6 +57,13 @@ describe("URLs handed out", () => {
       }), { numRuns: 20 }).finally(() => server.close());
     });
   }
+
+  it("should refuse a public URL that is not plain http(s), or that carries a query or credentials", () => {
+    for (const bad of ["play.example", "ftp://play.example", "https://play.example/?x=1", "https://play.example/#a", "https://u:p@play.example"]) {
+      expect(() => createMemoryServer({ publicUrl: bad })).toThrow(/^publicUrl must be an http:\/\/ or https:\/\/ URL with no query or credentials/);
+    }
+    expect(createMemoryServer({ publicUrl: "https://play.example/game/" }).deps.config.publicUrl).toBe("https://play.example/game");
+  });
 
   it("should refuse to listen beyond loopback without a public URL, and listen with one", async () => {
     await expect(startServer({ port: 0, host: "0.0.0.0" })).rejects.toThrow(PublicUrlRequiredError);

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
+import { normalizePublicUrl, PUBLIC_URL_RULE } from "@playfield/core";
 
 /** What `playfield-server --help` prints. */
 export const USAGE = `Usage: playfield-server [options]
@@ -217,21 +218,13 @@ function environmentOf(dev: boolean, envValue: string | undefined): Environment 
   throw new UsageError(`PLAYFIELD_ENV must be production, development or test, got ${JSON.stringify(envValue)}`);
 }
 
-/** An http(s) URL with no query, fragment or credentials; kept without a trailing slash. */
+/** The public URL from the flag or the environment, by the core's rule. */
 function publicUrlOf(flag: string | undefined, envValue: string | undefined): string | null {
   const text = flag ?? (envValue || undefined);
   if (text === undefined) return null;
-  const from = flag !== undefined ? "--public-url" : "PLAYFIELD_PUBLIC_URL";
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    // refused below
-  }
-  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-    throw new UsageError(`${from} must be an http:// or https:// URL with no query, such as https://play.example; got ${JSON.stringify(text)}`);
-  }
-  return url.href.replace(/\/$/, "");
+  const url = normalizePublicUrl(text);
+  if (url === null) throw new UsageError(`${flag !== undefined ? "--public-url" : "PLAYFIELD_PUBLIC_URL"} must be ${PUBLIC_URL_RULE}; got ${JSON.stringify(text)}`);
+  return url;
 }
 
 /**

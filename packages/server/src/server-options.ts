@@ -1,4 +1,4 @@
-import { DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, type ChatFilter, type Clock, type DatastoreLimits, type RateRule, type Storage, type TokenLifetimes } from "@playfield/core";
+import { DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, normalizePublicUrl, PUBLIC_URL_RULE, type ChatFilter, type Clock, type DatastoreLimits, type RateRule, type Storage, type TokenLifetimes } from "@playfield/core";
 import type { SigningKey } from "./crypto/signing-key.js";
 import type { ReadinessCheck } from "./lifecycle/readiness.js";
 import type { BlobStore } from "./ports/blob-store.js";
@@ -96,11 +96,9 @@ export interface ServerOptions {
  * trailing slash. The command checks the same before importing the server (cli/src/server-args.ts), so --help stays fast.
  */
 function publicUrlOf(text: string): string {
-  const url = URL.canParse(text) ? new URL(text) : null;
-  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-    throw new TypeError(`publicUrl must be an http:// or https:// URL with no query or credentials, such as https://play.example; got ${JSON.stringify(text)}`);
-  }
-  return url.href.replace(/\/$/, "");
+  const url = normalizePublicUrl(text);
+  if (url === null) throw new TypeError(`publicUrl must be ${PUBLIC_URL_RULE}; got ${JSON.stringify(text)}`);
+  return url;
 }
 
 /** The default password-guessing budgets (docs/identity.md). */

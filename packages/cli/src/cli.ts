@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     return;
   }
   if (args.command.kind !== "serve") return moveWorld(args.command, args.storage);
-  const [{ startServer, PublicUrlRequiredError }, { addDemoContent }, { storedSigningKeys, createStorageBlobStore, createSystemClock }] = await Promise.all([
+  const [{ startServer }, { addDemoContent }, { storedSigningKeys, createStorageBlobStore, createSystemClock }] = await Promise.all([
     import("@playfield/server/node"), import("./demo-content.js"), import("@playfield/server"),
   ]);
   const { storage, close: closeStorage } = await openStorage(args.storage);
@@ -48,7 +48,6 @@ async function main(): Promise<void> {
     ...shared?.options,
   })
     .catch((error: NodeJS.ErrnoException) => {
-      if (error instanceof PublicUrlRequiredError) throw new StartError(error.message);
       if (error.code !== "EADDRINUSE") throw error;
       const next = args.port === 65_535 ? 8080 : args.port + 1;
       return fail(`port ${args.port} on ${args.host} is already in use (another playfield-server?). `

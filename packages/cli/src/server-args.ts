@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { normalizePublicUrl, PUBLIC_URL_RULE } from "@playfield/core";
+import { normalizePublicUrl, PUBLIC_URL_RULE, publicUrlRefusal } from "@playfield/core";
 
 /** What `playfield-server --help` prints. */
 export const USAGE = `Usage: playfield-server [options]
@@ -184,12 +184,16 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
   }
   const host = values.host ?? env.HOST ?? "127.0.0.1";
   if (host === "") throw new UsageError("--host needs an address");
+  const publicUrl = publicUrlOf(values["public-url"], env.PLAYFIELD_PUBLIC_URL);
+  // Refused before any storage opens: a flag's mistake, like any other.
+  const refusal = command.kind === "serve" ? publicUrlRefusal(host, publicUrl) : null;
+  if (refusal !== null) throw new UsageError(refusal);
   return {
     help: values.help ?? false,
     command,
     port: values.port !== undefined ? portOf(values.port, "--port") : env.PORT ? portOf(env.PORT, "PORT") : 8080,
     host,
-    publicUrl: publicUrlOf(values["public-url"], env.PLAYFIELD_PUBLIC_URL),
+    publicUrl,
     accountCreationLimit: accountCreationLimitOf(values["account-creation-limit"], env.PLAYFIELD_ACCOUNT_CREATION_LIMIT),
     environment: environmentOf(values.dev === true || values.demo === true, env.PLAYFIELD_ENV),
     webOrigins: (values["web-origin"] ?? []).map(originOf),

@@ -1,4 +1,7 @@
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseServerArgs, UsageError } from "../src/server-args.js";
 import { runServer, startServerProcess } from "./server-process.js";
@@ -204,9 +207,12 @@ describe("playfield-server (the command behind npm start)", () => {
     }
   }, 60_000);
 
-  it("should refuse to serve beyond loopback without a public URL, saying what to set", async () => {
-    const { code, stderr } = await runServer(["--host", "0.0.0.0"]);
-    expect(code).toBe(1);
+  it("should refuse to serve beyond loopback without a public URL, saying what to set, before opening the storage", async () => {
+    // A data folder named but never made: the refusal comes before the storage opens.
+    const dataDir = join(tmpdir(), `playfield-never-${process.pid}`);
+    const { code, stderr } = await runServer(["--host", "0.0.0.0", "--data-dir", dataDir]);
+    expect(existsSync(dataDir)).toBe(false);
+    expect(code).toBe(2);
     expect(stderr).toMatch(/^playfield-server: listening on 0\.0\.0\.0 serves beyond loopback: set the address players reach the server at \(--public-url or PLAYFIELD_PUBLIC_URL/);
   }, 30_000);
 

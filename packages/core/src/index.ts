@@ -26,7 +26,7 @@ export { DatastoreService } from "./api/datastore-service.js";
 export * as schemas from "./schemas/index.js";
 export { AgeBand, ageBandOf, parseBirthdate } from "./domain/age-band.js";
 export { isoTime } from "./domain/iso-time.js";
-export { normalizePublicUrl, PUBLIC_URL_RULE } from "./domain/public-url.js";
+export { isLoopbackHost, normalizePublicUrl, PUBLIC_URL_RULE, publicUrlRefusal } from "./domain/public-url.js";
 export * from "./domain/account-rules.js";
 export * from "./domain/relationship.js";
 export * from "./domain/who-can-friend.js";

@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tables } from "@playfield/core";
+import { publicUrlRefusal, tables } from "@playfield/core";
 import { createServer, type Server } from "../create-server.js";
 import type { ServerOptions } from "../server-options.js";
 import { sweepSessions } from "../services/session/roster.js";
@@ -52,7 +52,8 @@ export type StartedServer<S extends Server = Server> = S & {
 export async function listen<S extends Server>(server: S, options: ListenOptions = {}): Promise<StartedServer<S>> {
   const { port = 8080, host = "127.0.0.1", websocket, sessionSweepMs = 15_000 } = options;
   const { config } = server.deps;
-  if (config.publicUrl === null && !isLoopback(host)) throw new PublicUrlRequiredError(host);
+  const refusal = publicUrlRefusal(host, config.publicUrl);
+  if (refusal !== null) throw new PublicUrlRequiredError(host, refusal);
   await server.deps.storage.init(tables.allTables);
   const http = createHttpServer(nodeHttpAdapter(server));
   const realtime = websocketAdapter(http, server.deps, websocket);
@@ -82,22 +83,12 @@ export async function listen<S extends Server>(server: S, options: ListenOptions
   };
 }
 
-/**
- * Serving beyond loopback without a configured public address: the URLs the
- * server hands out (realtime, signalling, checkout) would have nothing but a
- * request's `Host` to go on, which anyone can forge.
- */
+/** Serving beyond loopback without a configured public address ({@link publicUrlRefusal} says why). */
 export class PublicUrlRequiredError extends Error {
   override readonly name = "PublicUrlRequiredError";
-  constructor(readonly host: string) {
-    super(`listening on ${host} serves beyond loopback: set the address players reach the server at `
-      + "(--public-url or PLAYFIELD_PUBLIC_URL, such as https://play.example; the publicUrl option in code)");
+  constructor(readonly host: string, message: string) {
+    super(message);
   }
-}
-
-/** 127.0.0.0/8, ::1 and localhost: addresses only this machine reaches. */
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Storage } from "@playfield/core";
 import { createAdminHandler, createMemoryStorage, type AdminRoute } from "@playfield/server";
@@ -88,6 +89,17 @@ describe("metrics and the admin listener", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("should list in docs/operators.md every series it serves, and no other", async () => {
+    const pooled: Storage = { ...createMemoryStorage(), stats: () => ({ retries: 2, pool: { max: 10, open: 3, idle: 1, waiting: 0 } }) };
+    const text = await createPrometheusMetrics({ storage: pooled }).text();
+    const served = new Set([...text.matchAll(/^# TYPE (\w+) /gm)].map((m) => m[1]!));
+    const doc = readFileSync(new URL("../../../docs/operators.md", import.meta.url), "utf8");
+    const listed = new Set([...doc.matchAll(/`((?:playfield|process|nodejs)_\w+)`/g)].map((m) => m[1]!));
+    expect([...served].sort()).toEqual([...listed].sort());
+    expect(text).toMatch(/^playfield_storage_retries_total 2$/m);
+    expect(text).toMatch(/^playfield_storage_pool_connections\{state="open"\} 3$/m);
   });
 
   it("should keep each server's series in its own registry", async () => {

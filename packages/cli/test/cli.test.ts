@@ -8,12 +8,12 @@ import { runServer, startServerProcess } from "./server-process.js";
 
 describe("playfield-server's arguments", () => {
   it("should read PORT and HOST as defaults, and the options over them", () => {
-    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", publicUrl: null, accountCreationLimit: null, environment: "production", webOrigins: [], trustedProxies: [], demo: false, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
+    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", publicUrl: null, accountCreationLimit: null, environment: "production", webOrigins: [], trustedProxies: [], demo: false, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000, adminPort: 8081, adminHost: "127.0.0.1", logLevel: "info" });
     expect(parseServerArgs([], { PORT: "9000", HOST: "0.0.0.0", PLAYFIELD_PUBLIC_URL: "https://play.example" })).toMatchObject({ port: 9000, host: "0.0.0.0" });
     expect(parseServerArgs(["--shutdown-timeout", "2.5"], {}).shutdownTimeoutMs).toBe(2_500);
     expect(parseServerArgs(["--trusted-proxy", "10.0.0.2", "--trusted-proxy", "fd00::1"], {}).trustedProxies).toEqual(["10.0.0.2", "fd00::1"]);
     expect(parseServerArgs(["--port", "0", "--web-origin", "https://game.example", "--web-origin", "http://localhost:3000", "--demo"], { PORT: "9000" }))
-      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", publicUrl: null, accountCreationLimit: null, environment: "development", webOrigins: ["https://game.example", "http://localhost:3000"], trustedProxies: [], demo: true, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
+      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", publicUrl: null, accountCreationLimit: null, environment: "development", webOrigins: ["https://game.example", "http://localhost:3000"], trustedProxies: [], demo: true, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000, adminPort: 0, adminHost: "127.0.0.1", logLevel: "info" });
   });
 
   it("should run in production unless --dev, --demo or PLAYFIELD_ENV say otherwise", () => {
@@ -107,6 +107,16 @@ describe("playfield-server's arguments", () => {
     expect(parseServerArgs(["--data-dir", "./data"], { REDIS_URL: redis }).redis).toBeNull();
   });
 
+  it("should put the admin listener beside the public port unless told, and log at info unless told", () => {
+    const admin = (argv: string[], env = {}) => { const a = parseServerArgs(argv, env); return [a.adminPort, a.adminHost, a.logLevel]; };
+    expect(admin(["--port", "9000"])).toEqual([9001, "127.0.0.1", "info"]);
+    expect(admin(["--port", "0"])).toEqual([0, "127.0.0.1", "info"]);
+    expect(admin(["--port", "65535"])).toEqual([65534, "127.0.0.1", "info"]);
+    expect(admin(["--admin-port", "9100", "--admin-host", "0.0.0.0", "--log-level", "debug"])).toEqual([9100, "0.0.0.0", "debug"]);
+    expect(admin([], { PLAYFIELD_ADMIN_PORT: "off", PLAYFIELD_ADMIN_HOST: "10.0.0.5", PLAYFIELD_LOG_LEVEL: "warn" })).toEqual([null, "10.0.0.5", "warn"]);
+    expect(admin(["--admin-port", "9100", "--log-level", "error"], { PLAYFIELD_ADMIN_PORT: "off", PLAYFIELD_LOG_LEVEL: "warn" })).toEqual([9100, "127.0.0.1", "error"]);
+  });
+
   it("should refuse what it does not know, and bad values, naming them", () => {
     const refusal = (argv: string[], env = {}) => {
       try {
@@ -124,6 +134,11 @@ describe("playfield-server's arguments", () => {
     expect(refusal([], { PORT: "http" })).toBe('PORT must be a port from 0 to 65535, got "http"');
     expect(refusal(["--web-origin", "https://game.example/"])).toMatch(/^--web-origin must be an origin/);
     expect(refusal(["--host", ""])).toBe("--host needs an address");
+    expect(refusal(["--admin-port", "on"])).toBe('--admin-port must be a port from 0 to 65535, or off, got "on"');
+    expect(refusal([], { PLAYFIELD_ADMIN_PORT: "70000" })).toBe('PLAYFIELD_ADMIN_PORT must be a port from 0 to 65535, or off, got "70000"');
+    expect(refusal(["--port", "9000", "--admin-port", "9000"])).toBe("--admin-port must differ from --port (9000): the admin listener never shares the public port");
+    expect(refusal(["--admin-host", ""])).toBe("--admin-host needs an address");
+    expect(refusal(["--log-level", "verbose"])).toBe('--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
     expect(refusal(["--trusted-proxy", "lb.internal"])).toBe('--trusted-proxy must be an IP address (the proxy\'s, as the server sees its connections), got "lb.internal"');
     expect(refusal(["--data-dir", "d", "--database-url", "postgres://h/db"])).toMatch(/^--data-dir and --database-url cannot be used together/);
     expect(refusal(["--database-url", "mysql://u:secret@h/db"])).toBe('--database-url must be a postgres:// or postgresql:// URL, got "mysql://u:***@h/db"');

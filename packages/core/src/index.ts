@@ -59,7 +59,7 @@ export { messageWriters, type MessageWriter } from "./wire/message-writer.js";
 export { mintClaims, isExpired, TokenType, DEFAULT_LIFETIMES, type TokenClaims, type TokenLifetimes } from "./domain/token-claims.js";
 export type { Clock, ManualClock } from "./ports/clock.js";
 export { createManualClock } from "./ports/clock.js";
-export { defineTable, cursorOf, PRIMARY_INDEX, compareKeys, UniqueViolation, transactAfterReads, type Storage, type StorageSnapshot, type Tx, type TableDef, type IndexDef, type IndexKey, type Query, type KeyRange, type Cursor, type CountQuery, type TransactOptions } from "./storage/port.js";
+export { defineTable, cursorOf, PRIMARY_INDEX, compareKeys, UniqueViolation, transactAfterReads, type Storage, type StorageSnapshot, type StorageStats, type Tx, type TableDef, type IndexDef, type IndexKey, type Query, type KeyRange, type Cursor, type CountQuery, type TransactOptions } from "./storage/port.js";
 export * as tables from "./storage/tables/index.js";
 export { shardOf } from "./storage/shard.js";
 export { withChanges } from "./storage/with-changes.js";

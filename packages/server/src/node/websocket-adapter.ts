@@ -64,9 +64,14 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
   };
   http.on("upgrade", onUpgrade);
 
+  const { metrics } = deps;
   function accept(ws: WebSocket): void {
+    metrics?.realtimeConnections(1);
     const peer = endpoint.open({
-      send: (text, done) => ws.send(text, done),
+      send: (text, done) => {
+        metrics?.realtimeFrame("out");
+        ws.send(text, done);
+      },
       close: (code, reason) => {
         ws.close(code, reason);
         // A client that does not answer the close (it is not reading) is cut off.
@@ -78,6 +83,7 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
     live.set(ws, entry);
     ws.on("pong", () => { entry.alive = true; });
     ws.on("message", (data, isBinary) => {
+      metrics?.realtimeFrame("in");
       if (isBinary) {
         ws.close(RealtimeCloseCode.BadFrame, "a frame is JSON text, not binary");
         return;
@@ -87,6 +93,7 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
     // ws has already sent a close frame for a protocol error (1009 for a frame over the limit): cut the socket only once it had time to leave.
     ws.on("error", () => setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref());
     ws.on("close", () => {
+      metrics?.realtimeConnections(-1);
       live.delete(ws);
       peer.closed();
     });

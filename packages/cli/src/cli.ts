@@ -55,7 +55,9 @@ async function main(): Promise<void> {
         throw new StartError(`${error.message}. Choose another with --admin-port N or PLAYFIELD_ADMIN_PORT=N (0 picks a free one), or --admin-port off for none.`);
       }
       if (error.code !== "EADDRINUSE") throw error;
-      const next = args.port === 65_535 ? 8080 : args.port + 1;
+      // Past the admin port when it is the default one above: another server there holds both.
+      const step = args.adminPort === args.port + 1 ? 2 : 1;
+      const next = args.port + step > 65_535 ? 8080 : args.port + step;
       return fail(`port ${args.port} on ${args.host} is already in use (another playfield-server?). `
         + `Choose another with --port ${next} or PORT=${next}; --port 0 picks a free one.`, FAILURE_EXIT);
     });

@@ -238,7 +238,7 @@ describe("playfield-server (the command behind npm start)", () => {
     expect(stderr).toBe("playfield-server: cannot open the storage (on PostgreSQL at postgres://postgres:***@127.0.0.1:1/x, schema public): connect ECONNREFUSED 127.0.0.1:1\n");
   }, 30_000);
 
-  it("should say which port is taken and how to choose another", async () => {
+  it("should say which port is taken and how to choose another, past the admin port another server would hold", async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const port = (taken.address() as { port: number }).port;
@@ -246,7 +246,7 @@ describe("playfield-server (the command behind npm start)", () => {
       const { code, stderr } = await runServer([], { PORT: String(port) });
       expect(code).toBe(1);
       expect(stderr).toBe(`playfield-server: port ${port} on 127.0.0.1 is already in use (another playfield-server?). `
-        + `Choose another with --port ${port + 1} or PORT=${port + 1}; --port 0 picks a free one.\n`);
+        + `Choose another with --port ${port + 2} or PORT=${port + 2}; --port 0 picks a free one.\n`);
     } finally {
       taken.close();
     }

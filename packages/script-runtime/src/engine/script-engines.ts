@@ -2,7 +2,7 @@ import type { ScriptLanguage } from "../commands/command-args.js";
 import type { ResolvedScriptConfig } from "../config/script-config.js";
 import type { Principal } from "../policy/principal.js";
 import { pythonEngineModule } from "../python/engine-module.js";
-import { createPythonSandbox } from "../python/python-sandbox.js";
+import { createPythonSandbox, startedPrelude } from "../python/python-sandbox.js";
 import { CREATOR_TENANT, createEnginePool } from "./engine-pool.js";
 import type { EnginePool } from "./engine-pool.js";
 import type { EngineCell } from "./engine-cell.js";
@@ -73,12 +73,18 @@ interface Slot {
   memoryLimit: number;
 }
 
+/** The in-thread engines, which can also make their engines ahead of the first load. */
+export interface LocalEngines extends ScriptEngines {
+  /** Makes the first engine cell and starts the Python engine, so a first load costs what any load does. */
+  prepare(): Promise<void>;
+}
+
 /**
  * Runs every sandbox in this thread. The watchdog (`watchdog_ms`) then runs
  * between bytecodes only: it cannot stop one native step that has started
  * (docs/scripts.md, the watchdog).
  */
-export const createLocalEngines: ScriptEnginesFactory = ({ config, scriptsPerCell, modules }) => {
+export function createLocalEngines({ config, scriptsPerCell, modules }: EngineSettings): LocalEngines {
   const slots = new Map<number, Slot>();
   let lostIds: number[] = [];
   let nextId = 1;
@@ -134,6 +140,10 @@ export const createLocalEngines: ScriptEnginesFactory = ({ config, scriptsPerCel
   };
 
   return {
+    async prepare() {
+      await enginePool();
+      startedPrelude(await pythonEngineModule());
+    },
     async load(spec) {
       const slot = await open(spec);
       const id = nextId++;
@@ -169,4 +179,4 @@ export const createLocalEngines: ScriptEnginesFactory = ({ config, scriptsPerCel
       if (pool) await pool;
     },
   };
-};
+}

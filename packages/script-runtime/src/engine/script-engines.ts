@@ -75,8 +75,8 @@ interface Slot {
 
 /** The in-thread engines, which can also make their engines ahead of the first load. */
 export interface LocalEngines extends ScriptEngines {
-  /** Makes the first engine cell and starts the Python engine, so a first load costs what any load does. */
-  prepare(): Promise<void>;
+  /** Makes what a first load of `language` needs (the first engine cell, or the started Python engine), so that load costs what any load does. */
+  prepare(language: ScriptLanguage): Promise<void>;
 }
 
 /**
@@ -140,9 +140,9 @@ export function createLocalEngines({ config, scriptsPerCell, modules }: EngineSe
   };
 
   return {
-    async prepare() {
-      await enginePool();
-      startedPrelude(await pythonEngineModule());
+    async prepare(language) {
+      if (language === "js") await enginePool();
+      else startedPrelude(await pythonEngineModule());
     },
     async load(spec) {
       const slot = await open(spec);

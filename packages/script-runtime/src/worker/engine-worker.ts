@@ -58,6 +58,9 @@ const load = async (letter: Letter) => {
     },
     onConsole: wire.console ? (level, text) => { lines.push([level, text]); } : undefined,
   };
+  // The engine is made first, and the host's watchdog counts from the mark: a load's time is the script's own.
+  await engines.prepare(wire.language);
+  outbox.mark();
   const { id, stateJson } = await engines.load(spec);
   hostIds.set(id, hostId);
   sent.set(id, stateJson);
@@ -78,8 +81,6 @@ const step = (letter: Letter) => {
   outbox.send({ ...NO_TEXT, op: Op.done, flags, a: result.fuelUsed, text });
 };
 
-// The engines are made before the host is told the worker is ready: a load's time, which the watchdog bounds, is the script's own.
-await engines.prepare();
 parentPort!.postMessage("ready");
 for (;;) {
   const letter = inbox.receive(Infinity)!;

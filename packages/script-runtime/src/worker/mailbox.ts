@@ -11,13 +11,18 @@ export interface Letter {
   text: string;
 }
 
-/** Int32 words: the sequence number the receiver waits on, then the fields; Float64 numbers from byte 32; the text from byte 64. */
+/**
+ * Int32 words: the sequence number the receiver waits on, then the fields;
+ * Float64 numbers from byte 32 (the last, at byte 56, a time the sender
+ * marks); the text from byte 64.
+ */
 const SEQ = 0;
 const OP = 1;
 const ID = 2;
 const FLAGS = 3;
 const LENGTH = 4;
 const NUMBERS = 4; // Float64 index (byte 32)
+const MARK = 7; // Float64 index (byte 56)
 const TEXT = 64;
 const FIRST_BYTES = TEXT + 64 * 1024;
 /** The largest text: a state at the largest max_state_bytes (64 MiB) written as UTF-8, with room to spare. */
@@ -45,7 +50,14 @@ export interface Mailbox {
   send(letter: Letter): void;
   /** The next letter, or undefined when `timeoutMs` passed first (Infinity: wait for ever). */
   receive(timeoutMs: number): Letter | undefined;
+  /** Notes the time now (see {@link wallNow}), for the other side to read while it waits. */
+  mark(): void;
+  /** The time last marked, or 0. */
+  marked(): number;
 }
+
+/** Milliseconds since the epoch, to the microsecond: the same clock in every thread of the process. */
+export const wallNow = () => performance.timeOrigin + performance.now();
 
 export function openMailbox(memory: SharedArrayBuffer): Mailbox {
   const words = new Int32Array(memory, 0, TEXT / 4);
@@ -89,6 +101,10 @@ export function openMailbox(memory: SharedArrayBuffer): Mailbox {
         text: length === 0 ? "" : Buffer.from(memory, TEXT, length).toString("utf8"),
       };
     },
+    mark() {
+      numbers[MARK] = wallNow();
+    },
+    marked: () => numbers[MARK]!,
   };
 }
 

@@ -2,7 +2,7 @@ import { Worker } from "node:worker_threads";
 import type { ScriptEngines, ScriptEnginesFactory, StepResult } from "../engine/script-engines.js";
 import { EngineFailure, EngineStopped } from "../engine/sandbox.js";
 import type { HandlerFault, SandboxApi } from "../engine/sandbox.js";
-import { Op, StepFlag, newMailboxMemory, openMailbox } from "./mailbox.js";
+import { Op, StepFlag, newMailboxMemory, openMailbox, wallNow } from "./mailbox.js";
 import type { Letter, Mailbox } from "./mailbox.js";
 import type { WireLoadSpec, WorkerData } from "./worker-wire.js";
 
@@ -19,6 +19,8 @@ export interface WorkerEnginesOptions {
  * a native step that does not return.
  */
 export const STOP_MARGIN_MS = 200;
+/** How long a worker may take to make an engine before a load (compiling it; no script code runs then). */
+const PREPARE_MS = 60_000;
 
 interface WorkerSlot {
   worker: Worker;
@@ -90,13 +92,23 @@ export function workerEngines(options: WorkerEnginesOptions = {}): ScriptEngines
       spare = spawn();
     };
 
-    /** Sends a letter and answers the worker's imports and game calls until its answer comes, or stops the worker. */
+    /**
+     * Sends a letter and answers the worker's imports and game calls until
+     * its answer comes, or stops the worker. A load's time counts from the
+     * worker's mark (its engine made), a tick's from the letter.
+     */
     const converse = (slot: WorkerSlot, letter: Letter): Letter => {
+      const sent = wallNow();
       slot.toWorker.send(letter);
-      const deadline = performance.now() + limitMs;
+      const deadline = () => {
+        if (letter.op !== Op.load) return sent + limitMs;
+        const marked = slot.toHost.marked();
+        return marked >= sent ? marked + limitMs : sent + PREPARE_MS;
+      };
       for (;;) {
-        const answer = slot.toHost.receive(limitMs === Infinity ? Infinity : Math.max(0, deadline - performance.now()));
+        const answer = slot.toHost.receive(limitMs === Infinity ? Infinity : Math.max(0, deadline() - wallNow()));
         if (!answer) {
+          if (wallNow() < deadline()) continue; // the engine was made meanwhile: the load's own time runs from there
           stop(slot);
           throw new EngineStopped(config.watchdog_ms);
         }

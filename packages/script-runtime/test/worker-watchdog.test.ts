@@ -18,6 +18,8 @@ import { COUNTER, list, newRuntime } from "./helpers.js";
  */
 const STUCK = "export default { onTick() { this.state.k = (this.state.k ?? 0) + 1 }, on: { hang() { Array(4).fill((1n << 1000000n) - 1n).join() } } }";
 const WATCHDOG_MS = 300;
+/** The neighbour is a player's script: players' scripts run in a worker of their own, apart from the creator's. */
+const PLAYER = { player: "p1", roles: [], owner: true };
 /** What stopping a worker and restarting its script in the spare may add (a loaded 2-core machine). */
 const RESTART_MS = 1_500;
 
@@ -25,7 +27,7 @@ describe("the watchdog with engines in worker threads", () => {
   it("should stop a native call that never returns within the watchdog, fault the script, restore its committed state and leave a neighbour's ticks alone", async () => {
     const runtime = newRuntime({ engines: workerEngines({ workers: 2 }), config: { watchdog_ms: WATCHDOG_MS } });
     await runtime.run("script.load", { name: "stuck", source: STUCK });
-    await runtime.run("script.load", { name: "neighbour", source: COUNTER });
+    await runtime.run("script.load", { name: "neighbour", source: COUNTER, ...PLAYER });
     await runtime.step(2);
     runtime.emit("hang");
     const started = performance.now();
@@ -59,7 +61,7 @@ describe("the watchdog with engines in worker threads", () => {
     };
     try {
       await send("script.load", { name: "stuck", source: STUCK });
-      await send("script.load", { name: "neighbour", source: COUNTER });
+      await send("script.load", { name: "neighbour", source: COUNTER, ...PLAYER });
       await send("runtime.step", { ticks: 2 });
       await send("runtime.emit", { event: "hang", data: null });
       const started = performance.now();

@@ -43,6 +43,23 @@ export interface StepResult {
   broken: boolean;
 }
 
+/** One sandbox's tick in {@link ScriptEngines.stepMany}. */
+export interface StepRequest {
+  id: number;
+  budget: number;
+}
+
+/**
+ * What {@link ScriptEngines.stepMany} ran: a result per sandbox, in order
+ * (undefined for one whose result was lost with its stopped engine), and,
+ * when the run ended on one that threw, the error (its request is the one
+ * after the results).
+ */
+export interface StepBatch {
+  results: (StepResult | undefined)[];
+  failure?: unknown;
+}
+
 /**
  * ScriptEngines runs the runtime's sandboxes, each known by an id: in this
  * thread ({@link createLocalEngines}, Node and browsers), or in worker
@@ -55,8 +72,13 @@ export interface ScriptEngines {
    * see {@link lost}).
    */
   load(spec: LoadSpec): Promise<{ id: number; stateJson: string }>;
-  /** Runs one tick of a sandbox; throws when its engine failed or was stopped (then see {@link lost}). */
-  step(id: number, simNow: number, dt: number, events: readonly ScriptEvent[], budget: number): StepResult;
+  /**
+   * Runs one tick of the first sandboxes of `requests`, in order: as many
+   * as run in one go (all of them in this thread; a worker's consecutive
+   * ones), up to the first whose engine failed or was stopped (then see
+   * {@link lost}). Never throws.
+   */
+  stepMany(requests: readonly StepRequest[], simNow: number, dt: number, events: readonly ScriptEvent[]): StepBatch;
   unload(id: number): void;
   /** Sandboxes whose engine failed or was stopped, each to be loaded again from its committed state (the list is cleared). */
   lost(): number[];
@@ -139,6 +161,19 @@ export function createLocalEngines({ config, scriptsPerCell, modules }: EngineSe
     if (slot.cell) made?.release(slot.cell, slot.memoryLimit);
   };
 
+  const step = (id: number, simNow: number, dt: number, events: readonly ScriptEvent[], budget: number): StepResult => {
+    const slot = slots.get(id);
+    if (!slot) throw new EngineFailure(new Error(`no sandbox ${id}`));
+    try {
+      const outcome = slot.sandbox.step(simNow, dt, events, budget);
+      return { fuelUsed: outcome.fuelUsed, faults: outcome.faults, stateJson: slot.sandbox.stateJson(), broken: slot.sandbox.broken() };
+    } catch (error) {
+      if (slot.cell) loseCell(slot.cell);
+      else lostIds.push(id);
+      throw error;
+    }
+  };
+
   return {
     async prepare(language) {
       if (language === "js") await enginePool();
@@ -150,17 +185,16 @@ export function createLocalEngines({ config, scriptsPerCell, modules }: EngineSe
       slots.set(id, slot);
       return { id, stateJson: slot.sandbox.stateJson() };
     },
-    step(id, simNow, dt, events, budget) {
-      const slot = slots.get(id);
-      if (!slot) throw new EngineFailure(new Error(`no sandbox ${id}`));
-      try {
-        const outcome = slot.sandbox.step(simNow, dt, events, budget);
-        return { fuelUsed: outcome.fuelUsed, faults: outcome.faults, stateJson: slot.sandbox.stateJson(), broken: slot.sandbox.broken() };
-      } catch (error) {
-        if (slot.cell) loseCell(slot.cell);
-        else lostIds.push(id);
-        throw error;
+    stepMany(requests, simNow, dt, events) {
+      const results: StepResult[] = [];
+      for (const { id, budget } of requests) {
+        try {
+          results.push(step(id, simNow, dt, events, budget));
+        } catch (failure) {
+          return { results, failure };
+        }
       }
+      return { results };
     },
     unload(id) {
       const slot = slots.get(id);

@@ -301,13 +301,21 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     simMs += config.tick_ms;
     options.kinds?.tick(n, simMs, config.tick_ms);
     const simNow = epochMs + simMs;
-    for (const entry of [...entries.values()]) {
-      if (entry.paused) {
-        entry.fuelUsed = 0;
-        continue;
-      }
-      try {
-        const outcome = scriptEngines().step(entry.id, simNow, config.tick_ms, events, entry.fuelPerTick);
+    const running: Entry[] = [];
+    for (const entry of entries.values()) {
+      if (entry.paused) entry.fuelUsed = 0;
+      else running.push(entry);
+    }
+    // The engines run as many of the scripts as they can in one go (in load order), up to one that failed.
+    let next = 0;
+    while (next < running.length) {
+      const rest = running.slice(next).filter((e) => entries.get(e.name) === e);
+      if (rest.length === 0) break;
+      next = running.indexOf(rest[0]!);
+      const batch = scriptEngines().stepMany(rest.map((e) => ({ id: e.id, budget: e.fuelPerTick })), simNow, config.tick_ms, events);
+      for (const outcome of batch.results) {
+        const entry = running[next++]!;
+        if (!outcome) continue; // ran in an engine that was stopped: it restarts from its committed state
         entry.fuelUsed = outcome.fuelUsed;
         entry.committed = outcome.stateJson;
         for (const fault of outcome.faults) {
@@ -315,13 +323,15 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
           entry.lastFault = boundText(`${fault.handler}: ${fault.reason}`);
         }
         if (outcome.broken) await rebuild(entry, n, "its state could not be restored after a fault");
-      } catch (error) {
-        const stopped = error instanceof EngineStopped;
-        entry.faults += 1;
-        entry.fuelUsed = stopped ? entry.fuelPerTick : entry.fuelUsed;
-        entry.lastFault = boundText(`onTick: ${error instanceof Error ? error.message : String(error)}`);
-        await engineFailed(n, stopped ? "its engine was stopped by the watchdog" : entry.language === "py" ? "its engine failed" : "its engine cell failed");
       }
+      if (batch.failure === undefined) continue;
+      const entry = running[next++]!;
+      const error = batch.failure;
+      const stopped = error instanceof EngineStopped;
+      entry.faults += 1;
+      if (stopped) entry.fuelUsed = entry.fuelPerTick;
+      entry.lastFault = boundText(`onTick: ${error instanceof Error ? error.message : String(error)}`);
+      await engineFailed(n, stopped ? "its engine was stopped by the watchdog" : entry.language === "py" ? "its engine failed" : "its engine cell failed");
     }
     const hashes: string[] = [];
     for (const entry of entries.values()) {

@@ -7,11 +7,11 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { createLocalEngines } from "../engine/script-engines.js";
-import type { LoadSpec, StepResult } from "../engine/script-engines.js";
+import type { LoadSpec } from "../engine/script-engines.js";
 import { EngineFailure } from "../engine/sandbox.js";
 import type { ScriptEvent } from "../engine/sandbox.js";
-import { Op, StepFlag, openMailbox } from "./mailbox.js";
-import type { Letter } from "./mailbox.js";
+import { Op, openMailbox } from "./mailbox.js";
+import type { Letter, WireFailure, WireResult } from "./mailbox.js";
 import type { WorkerData, WireLoadSpec } from "./worker-wire.js";
 
 const data = workerData as WorkerData;
@@ -39,12 +39,15 @@ const hostIds = new Map<number, number>();
 /** The state last sent for each sandbox: an unchanged state is not sent again. */
 const sent = new Map<number, string>();
 
-const fail = (error: unknown) => {
+/** Describes a failure for the host: an engine failure as its cause (the host makes the same EngineFailure of it). */
+const failure = (error: unknown): WireFailure => {
   const lost = engines.lost().map((id) => hostIds.get(id) ?? -1);
-  // An engine failure is sent as its cause: the host makes the same EngineFailure of it.
   const cause = error instanceof EngineFailure ? error.cause : error;
   const message = cause instanceof Error ? cause.message : String(cause);
-  outbox.send({ ...NO_TEXT, op: Op.fail, text: JSON.stringify({ message, engine: error instanceof EngineFailure, lost, console: lines }) });
+  return { message, engine: error instanceof EngineFailure, lost, console: lines };
+};
+const fail = (error: unknown) => {
+  outbox.send({ ...NO_TEXT, op: Op.fail, text: JSON.stringify(failure(error)) });
 };
 
 const load = async (letter: Letter) => {
@@ -67,18 +70,27 @@ const load = async (letter: Letter) => {
   outbox.send({ ...NO_TEXT, op: Op.done, id, text: JSON.stringify({ stateJson, console: lines }) });
 };
 
+/** Runs a run of ticks, marking the time and the index of each, so the host knows which one ran over. */
 const step = (letter: Letter) => {
-  const events = letter.text === "" ? [] : (JSON.parse(letter.text) as ScriptEvent[]);
-  const result: StepResult = engines.step(letter.id, letter.a, letter.b, events, letter.c);
-  const changed = sent.get(letter.id) !== result.stateJson;
-  if (changed) sent.set(letter.id, result.stateJson);
-  let flags = (result.broken ? StepFlag.broken : 0) | (changed ? StepFlag.stateChanged : 0);
-  let text = changed ? result.stateJson : "";
-  if (result.faults.length > 0 || lines.length > 0) {
-    flags |= StepFlag.extra;
-    text = JSON.stringify({ faults: result.faults, console: lines, state: changed ? result.stateJson : undefined });
+  const { ids, budgets, events } = JSON.parse(letter.text) as { ids: number[]; budgets: number[]; events: ScriptEvent[] };
+  const results: WireResult[] = [];
+  let failed: WireFailure | undefined;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    outbox.progress(i);
+    outbox.mark();
+    lines = [];
+    const batch = engines.stepMany([{ id, budget: budgets[i]! }], letter.a, letter.b, events);
+    const result = batch.results[0];
+    if (!result) {
+      failed = failure(batch.failure);
+      break;
+    }
+    const changed = sent.get(id) !== result.stateJson;
+    if (changed) sent.set(id, result.stateJson);
+    results.push([result.fuelUsed, result.broken, changed ? result.stateJson : null, result.faults.length > 0 ? result.faults : null, lines.length > 0 ? lines : null]);
   }
-  outbox.send({ ...NO_TEXT, op: Op.done, flags, a: result.fuelUsed, text });
+  outbox.send({ ...NO_TEXT, op: Op.done, text: JSON.stringify(failed ? { results, failure: failed } : { results }) });
 };
 
 parentPort!.postMessage("ready");

@@ -21,6 +21,7 @@ const OP = 1;
 const ID = 2;
 const FLAGS = 3;
 const LENGTH = 4;
+const PROGRESS = 5;
 const NUMBERS = 4; // Float64 index (byte 32)
 const MARK = 7; // Float64 index (byte 56)
 const TEXT = 64;
@@ -54,6 +55,9 @@ export interface Mailbox {
   mark(): void;
   /** The time last marked, or 0. */
   marked(): number;
+  /** Notes how far the sender got (which of a run of ticks it is on), for the other side to read. */
+  progress(index: number): void;
+  progressed(): number;
 }
 
 /** Milliseconds since the epoch, to the microsecond: the same clock in every thread of the process. */
@@ -105,6 +109,10 @@ export function openMailbox(memory: SharedArrayBuffer): Mailbox {
       numbers[MARK] = wallNow();
     },
     marked: () => numbers[MARK]!,
+    progress(index) {
+      Atomics.store(words, PROGRESS, index);
+    },
+    progressed: () => Atomics.load(words, PROGRESS),
   };
 }
 
@@ -112,7 +120,7 @@ export function openMailbox(memory: SharedArrayBuffer): Mailbox {
 export const Op = {
   /** host → worker: load a script (`text`: the spec as JSON, `id`: the host's id for it). */
   load: 1,
-  /** host → worker: one tick (`a` simNow, `b` dt, `c` budget, `text` the events as JSON or ""). */
+  /** host → worker: one tick of a run of sandboxes (`a` simNow, `b` dt, `text` JSON `{ids, budgets, events}`); the answer's text is JSON `{results, failure?}`. */
   step: 2,
   unload: 3,
   /** host → worker: the answer to a call or a module read. */
@@ -127,5 +135,15 @@ export const Op = {
   module: 8,
 } as const;
 
-/** Flags of a step's `done`. */
-export const StepFlag = { broken: 1, stateChanged: 2, extra: 4 } as const;
+/** One sandbox's tick as a step's answer lists it: fuel used, broken, the state when it changed, faults, console lines. */
+export type WireResult = [number, boolean, string | null, { handler: string; reason: string }[] | null, [string, string][] | null];
+
+/** Why an operation failed, as a worker sends it. */
+export interface WireFailure {
+  message: string;
+  /** An engine failure (the host makes an EngineFailure of it) rather than a script that did not load. */
+  engine: boolean;
+  /** The host's ids of the sandboxes lost with it. */
+  lost: number[];
+  console: [string, string][];
+}

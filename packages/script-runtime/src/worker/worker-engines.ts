@@ -1,14 +1,19 @@
 import { Worker } from "node:worker_threads";
-import type { ScriptEngines, ScriptEnginesFactory, StepResult } from "../engine/script-engines.js";
+import type { LoadSpec, ScriptEngines, ScriptEnginesFactory, StepBatch, StepResult } from "../engine/script-engines.js";
 import { EngineFailure, EngineStopped } from "../engine/sandbox.js";
 import type { HandlerFault, SandboxApi } from "../engine/sandbox.js";
-import { Op, StepFlag, newMailboxMemory, openMailbox, wallNow } from "./mailbox.js";
-import type { Letter, Mailbox } from "./mailbox.js";
+import { Op, newMailboxMemory, openMailbox, wallNow } from "./mailbox.js";
+import type { Letter, Mailbox, WireFailure, WireResult } from "./mailbox.js";
 import type { WireLoadSpec, WorkerData } from "./worker-wire.js";
 
 /** Options of {@link workerEngines}. */
 export interface WorkerEnginesOptions {
-  /** How many worker threads share the scripts (default 2); one more is kept started, to replace a stopped one at once. */
+  /**
+   * How many worker threads share the scripts (default 2): the creator's
+   * scripts run in the first, each player's in one of the others (a
+   * player's scripts stay together). One more is kept started, to replace
+   * a stopped one at once.
+   */
   workers?: number;
 }
 
@@ -45,13 +50,15 @@ const NO_TEXT = { id: 0, flags: 0, a: 0, b: 0, c: 0, text: "" };
 
 /**
  * Engines in worker threads (Node): the scripts are shared among a few
- * workers, each running its own engines, and the host sends every load
- * and tick to the script's worker and waits for the answer. When one does
+ * workers, each running its own engines, and the host sends every load,
+ * and each tick of a run of one worker's scripts (in load order), to the
+ * worker and waits for the answer. When one does
  * not come within `watchdog_ms` (plus {@link STOP_MARGIN_MS}), even inside
  * one native step, the host terminates that worker, puts a started spare
  * in its place, and the worker's scripts start again there from their
- * committed states; the script whose call ran over gets the watchdog's
- * fault. Scripts in other workers tick on.
+ * committed states (those that had ticked in that run lose that tick);
+ * the script whose call ran over gets the watchdog's fault. Scripts in
+ * other workers tick on.
  *
  * @example
  * const runtime = createScriptRuntime({ engines: workerEngines() });
@@ -67,6 +74,19 @@ export function workerEngines(options: WorkerEnginesOptions = {}): ScriptEngines
     const placed = new Map<number, Placed>();
     let lostIds: number[] = [];
     let nextId = 1;
+    /** Each tenant's worker (its index in slots): the creator's is the first, players' the others, least-loaded first. */
+    const homes = new Map<string, number>();
+    const home = (principal: LoadSpec["principal"]): WorkerSlot => {
+      const tenant = principal === "creator" ? "creator" : `player ${principal.player}`;
+      let index = homes.get(tenant);
+      if (index === undefined) {
+        index = 0;
+        for (let i = 1; i < slots.length; i++) if (index === 0 || slots[i]!.scripts < slots[index]!.scripts) index = i;
+        if (tenant === "creator") index = 0;
+        homes.set(tenant, index);
+      }
+      return slots[index]!;
+    };
 
     const spawn = (): WorkerSlot => {
       const toWorker = newMailboxMemory();
@@ -94,16 +114,16 @@ export function workerEngines(options: WorkerEnginesOptions = {}): ScriptEngines
 
     /**
      * Sends a letter and answers the worker's imports and game calls until
-     * its answer comes, or stops the worker. A load's time counts from the
-     * worker's mark (its engine made), a tick's from the letter.
+     * its answer comes, or stops the worker.
      */
     const converse = (slot: WorkerSlot, letter: Letter): Letter => {
       const sent = wallNow();
       slot.toWorker.send(letter);
+      // Each tick of a run, and a load once its engine is made, counts from the worker's mark.
       const deadline = () => {
-        if (letter.op !== Op.load) return sent + limitMs;
         const marked = slot.toHost.marked();
-        return marked >= sent ? marked + limitMs : sent + PREPARE_MS;
+        if (marked >= sent) return marked + limitMs;
+        return sent + (letter.op === Op.load ? PREPARE_MS : limitMs);
       };
       for (;;) {
         const answer = slot.toHost.receive(limitMs === Infinity ? Infinity : Math.max(0, deadline() - wallNow()));
@@ -130,10 +150,9 @@ export function workerEngines(options: WorkerEnginesOptions = {}): ScriptEngines
       if (p.onConsole) for (const [level, text] of lines ?? []) p.onConsole(level, text);
     };
 
-    /** Turns a worker's `fail` into the error the in-thread engines would throw. */
-    const failure = (answer: Letter, p: Placed): Error => {
-      const { message, engine, lost, console } = JSON.parse(answer.text) as { message: string; engine: boolean; lost: number[]; console: [string, string][] };
-      emit(p, console);
+    /** Turns a worker's failure into the error the in-thread engines would throw. */
+    const failure = ({ message, engine, lost, console }: WireFailure, p: Placed | undefined): Error => {
+      if (p) emit(p, console);
       lostIds.push(...lost);
       return engine ? new EngineFailure(new Error(message)) : new Error(message);
     };
@@ -144,7 +163,7 @@ export function workerEngines(options: WorkerEnginesOptions = {}): ScriptEngines
           for (let i = 0; i < size; i++) slots.push(spawn());
           spare = spawn();
         }
-        const slot = slots.reduce((best, s) => (s.scripts < best.scripts ? s : best));
+        const slot = home(spec.principal);
         await slot.ready;
         const id = nextId++;
         const p: Placed = { slot, local: -1, state: "{}", api: spec.api, onConsole: spec.onConsole };
@@ -153,7 +172,7 @@ export function workerEngines(options: WorkerEnginesOptions = {}): ScriptEngines
         const wire: WireLoadSpec = { ...rest, apiSource: api?.source, console: onConsole !== undefined };
         try {
           const answer = converse(slot, { ...NO_TEXT, op: Op.load, id, text: JSON.stringify(wire) });
-          if (answer.op === Op.fail) throw failure(answer, p);
+          if (answer.op === Op.fail) throw failure(JSON.parse(answer.text) as WireFailure, p);
           const { stateJson, console } = JSON.parse(answer.text) as { stateJson: string; console: [string, string][] };
           emit(p, console);
           p.local = answer.id;
@@ -165,21 +184,34 @@ export function workerEngines(options: WorkerEnginesOptions = {}): ScriptEngines
           throw error;
         }
       },
-      step(id, simNow, dt, events, budget): StepResult {
-        const p = placed.get(id);
-        if (!p || p.slot.stopped) throw new EngineFailure(new Error(`no sandbox ${id}`));
-        const answer = converse(p.slot, { op: Op.step, id: p.local, flags: 0, a: simNow, b: dt, c: budget, text: events.length === 0 ? "" : JSON.stringify(events) });
-        if (answer.op === Op.fail) throw failure(answer, p);
-        let faults = NO_FAULTS;
-        if (answer.flags & StepFlag.extra) {
-          const extra = JSON.parse(answer.text) as { faults: HandlerFault[]; console: [string, string][]; state?: string };
-          faults = extra.faults;
-          emit(p, extra.console);
-          if (extra.state !== undefined) p.state = extra.state;
-        } else if (answer.flags & StepFlag.stateChanged) {
-          p.state = answer.text;
+      stepMany(requests, simNow, dt, events): StepBatch {
+        const first = placed.get(requests[0]?.id ?? -1);
+        if (!first || first.slot.stopped) return { results: [], failure: new EngineFailure(new Error(`no sandbox ${requests[0]?.id}`)) };
+        // The consecutive sandboxes of one worker tick in one conversation.
+        const { slot } = first;
+        const run: Placed[] = [];
+        for (const { id } of requests) {
+          const p = placed.get(id);
+          if (p?.slot !== slot) break;
+          run.push(p);
         }
-        return { fuelUsed: answer.a, faults, stateJson: p.state, broken: (answer.flags & StepFlag.broken) !== 0 };
+        const text = JSON.stringify({ ids: run.map((p) => p.local), budgets: requests.slice(0, run.length).map((r) => r.budget), events });
+        slot.toHost.progress(0);
+        let answer: Letter;
+        try {
+          answer = converse(slot, { ...NO_TEXT, op: Op.step, a: simNow, b: dt, text });
+        } catch (error) {
+          // The worker was stopped: the results of the ticks it ran before are lost with it.
+          return { results: new Array<undefined>(slot.toHost.progressed()).fill(undefined), failure: error };
+        }
+        const wire = JSON.parse(answer.text) as { results: WireResult[]; failure?: WireFailure };
+        const results = wire.results.map(([fuelUsed, broken, state, faults, lines], i): StepResult => {
+          const p = run[i]!;
+          emit(p, lines ?? undefined);
+          if (state !== null) p.state = state;
+          return { fuelUsed, faults: faults ?? NO_FAULTS, stateJson: p.state, broken };
+        });
+        return wire.failure ? { results, failure: failure(wire.failure, run[results.length]) } : { results };
       },
       unload(id) {
         const p = placed.get(id);

@@ -24,6 +24,7 @@ export type { QueuedReport, ReportsOperator } from "./services/safety/operator.j
 export type { EconomyOperator } from "./services/economy/operator.js";
 export type { SessionSettings } from "./services/session/settings.js";
 export type { ServerConfig, ServerDeps } from "./server-deps.js";
+export * from "./admin/index.js";
 
 // Symbols above should be relevant to end users.
 // Symbols below should only be relevant for other libraries (adapters, the test kit).

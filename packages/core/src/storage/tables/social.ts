@@ -281,5 +281,7 @@ export const reports = defineTable<ReportRow>()({
   indexes: {
     byStatus: { key: (row) => [row.status, row.createdAt] },
     byReporter: { key: (row) => [row.reporterId, row.createdAt] },
+    /** Reports against a player (the admin API's player page). */
+    byTarget: { key: (row) => (row.kind === "player" ? [row.targetUserId, row.createdAt] : null) },
   },
 });

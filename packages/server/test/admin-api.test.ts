@@ -153,6 +153,33 @@ describe("players", () => {
   });
 });
 
+describe("moderation queue", () => {
+  it("should page open reports oldest first, resolve one with a note (audited), and refuse a viewer or a second resolve", async () => {
+    await using w = await adminWorld();
+    const target = await w.t.server.seed.user();
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const reporter = await w.t.server.seed.user();
+      const client = w.t.client({ tokenStore: createMemoryTokenStore({ accessToken: reporter.accessToken, refreshToken: "", expiresAt: 0 }) });
+      ids.push((await client.safety.reportPlayer({ userId: target.userId, category: "harassment", details: `report ${n}` })).reportId);
+      w.t.server.clock.advance(1000);
+    }
+    const first = await w.admin.moderation.listReports({ pageSize: 2 });
+    expect(first.reports.map((r) => r.id)).toEqual(ids.slice(0, 2));
+    const second = await w.admin.moderation.listReports({ pageSize: 2, pageToken: first.nextPageToken });
+    expect(second.reports.map((r) => r.id)).toEqual([ids[2]]);
+    const viewer = await w.operator("viewer");
+    await expectError(viewer.moderation.resolveReport({ reportId: ids[0]!, outcome: "no_action", note: "fine" }), Code.PermissionDenied);
+    const resolved = await w.admin.moderation.resolveReport({ reportId: ids[0]!, outcome: "warned", note: "first warning" });
+    expect(resolved).toMatchObject({ status: "resolved", outcome: "warned", note: "first warning" });
+    await expectError(w.admin.moderation.resolveReport({ reportId: ids[0]!, outcome: "no_action", note: "again" }), Code.FailedPrecondition, /already resolved/);
+    await expectError(w.admin.moderation.resolveReport({ reportId: ids[1]!, outcome: "jailed", note: "x" }), Code.InvalidArgument, /outcome: one of/);
+    expect((await w.admin.moderation.listReports({ status: "resolved" })).reports.map((r) => r.id)).toEqual([ids[0]]);
+    const [entry] = (await w.admin.audit.listAuditLog({ target: `report:${ids[0]}` })).entries;
+    expect(entry).toMatchObject({ action: "ModerationService.ResolveReport", reason: "first warning" });
+  });
+});
+
 describe("audit log", () => {
   it("should page newest first, with the request id every answer carries", async () => {
     await using w = await adminWorld();

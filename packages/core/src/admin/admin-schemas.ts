@@ -7,6 +7,7 @@ import { z } from "zod";
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RULE, USERNAME_PATTERN, USERNAME_RULE } from "../domain/account-rules.js";
 import { bool, int32, int64, list, message, string, timestamp } from "../wire/fields.js";
 import { OPERATOR_ROLES } from "./operator-role.js";
+import { REPORT_OUTCOMES } from "../domain/report-rules.js";
 
 /** Longest reason or note an operator may write. */
 export const REASON_MAX = 500;
@@ -127,7 +128,10 @@ export const AdminReport = message("AdminReport", {
   details: string(),
   status: string(),
   outcome: string(),
+  /** The operator's note when it was closed. */
+  note: string(),
   createdAt: timestamp(),
+  resolvedAt: timestamp(),
 });
 
 export const GetPlayerRequest = message("GetPlayerRequest", {
@@ -188,3 +192,19 @@ export const ListAuditLogRequest = message("ListAuditLogRequest", {
   target: optional(80),
 });
 export const ListAuditLogResponse = message("ListAuditLogResponse", { entries: list(AuditEntry), nextPageToken: string() });
+
+// Moderation queue
+
+export const ListReportsRequest = message("ListReportsRequest", {
+  /** `open` (the default) or `resolved`. */
+  status: string(z.string().refine((v) => v === "" || v === "open" || v === "resolved", { error: "open or resolved" })),
+  pageSize: pageSize(),
+  pageToken: pageToken(),
+});
+export const ListReportsResponse = message("ListReportsResponse", { reports: list(AdminReport), nextPageToken: string() });
+export const ResolveReportRequest = message("ResolveReportRequest", {
+  reportId: id(),
+  /** What was decided: `no_action` dismisses the report. */
+  outcome: string(z.string().refine((v) => (REPORT_OUTCOMES as readonly string[]).includes(v), { error: `one of ${REPORT_OUTCOMES.join(", ")}` })),
+  note: reason(),
+});

@@ -47,10 +47,21 @@ export const AuditService = defineAdminService({
   },
 });
 
+export const ModerationService = defineAdminService({
+  typeName: "svc.admin.v1.ModerationService",
+  localName: "moderation",
+  summary: "The moderation queue: reports of players and experiences.",
+  methods: {
+    listReports: { input: s.ListReportsRequest, output: s.ListReportsResponse, roles: EVERY_ROLE, audited: false, summary: "Reports by status, oldest first (the queue's order); paged." },
+    resolveReport: { input: s.ResolveReportRequest, output: s.AdminReport, roles: MODERATION, audited: true, summary: "Closes a report with an outcome and a note (`no_action` dismisses it); acting on the subject is a call of its own (BanPlayer)." },
+  },
+});
+
 /** The whole admin API, in the order of the docs. */
 export const adminServices = {
   operators: OperatorService,
   players: PlayerAdminService,
+  moderation: ModerationService,
   audit: AuditService,
 } as const;
 export type AdminServices = typeof adminServices;

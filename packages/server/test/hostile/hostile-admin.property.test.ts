@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { adminShapeTable, allAdminMethods, messageName, PRIMARY_INDEX, tables, type AdminMethodDesc, type TableDef, type Tx } from "@playfield/core";
+import { createMemoryTokenStore } from "@playfield/client";
 import { describe, expect, it } from "vitest";
 import { ADMIN_URL, adminWorld } from "../admin-fixtures.js";
 import { propertyRuns } from "../property-runs.js";
@@ -22,7 +23,7 @@ const methods = allAdminMethods().map((method) => {
 
 /** The tables an admin method may write: compared after a refusal, put back after every case. */
 const WRITTEN: readonly TableDef<unknown>[] = [
-  tables.users, tables.devices, tables.refreshTokens, tables.wallets, tables.ledger, tables.operators, tables.operatorSessions, tables.auditLog,
+  tables.users, tables.devices, tables.refreshTokens, tables.wallets, tables.ledger, tables.operators, tables.operatorSessions, tables.auditLog, tables.reports,
 ] as readonly TableDef<unknown>[];
 
 async function call(api: (request: Request) => Promise<Response | undefined>, method: AdminMethodDesc, body: string, token: string | undefined) {
@@ -54,7 +55,10 @@ describe("hostile requests to every admin method, in process", () => {
       ...await Promise.all((["moderator", "support", "viewer"] as const).map(async (role) => ({ kind: role, token: (await w.operator(role)).token.get() }))),
     ];
     const me = await w.admin.operators.getMe();
-    const known = [player.userId, player.deviceId, player.username, me.id, "admin", "viewer", `user:${player.userId}`, "1"];
+    const reporter = await w.t.server.seed.user();
+    const { reportId } = await w.t.client({ tokenStore: createMemoryTokenStore({ accessToken: reporter.accessToken, refreshToken: "", expiresAt: 0 }) })
+      .safety.reportPlayer({ userId: player.userId, category: "scam", details: "x" });
+    const known = [reportId, player.userId, player.deviceId, player.username, me.id, "admin", "viewer", `user:${player.userId}`, "1"];
     const textOf = async (tx: Tx) => {
       const text: Record<string, string> = {};
       for (const table of WRITTEN) text[table.name] = JSON.stringify(await tx.query(table, PRIMARY_INDEX));
@@ -71,6 +75,7 @@ describe("hostile requests to every admin method, in process", () => {
     const good: Record<string, unknown> = {
       userId: player.userId, deviceId: player.deviceId, operatorId: me.id, username: "admin", password: "wrong password", reason: "because",
       query: "target", credits: -5, idempotencyKey: "k1", role: "viewer", target: `user:${player.userId}`,
+      reportId, outcome: "no_action", note: "because", status: "open",
     };
     const plausibleBody = (input: (typeof methods)[number]["input"]) =>
       fc.tuple(...input.fields.map((field) => fc.oneof(

@@ -271,6 +271,8 @@ export interface ReportRow {
   status: "open" | "resolved";
   /** What the operator decided. */
   outcome: string;
+  /** The operator's note on closing it (admin API); absent before. */
+  note?: string;
   createdAt: number;
   resolvedAt: number | null;
 }

@@ -8,14 +8,14 @@ import { searchUsers } from "../../services/social/user-search.js";
 import type { AdminServiceImpl } from "../admin-router.js";
 import type { AdminContext } from "../admin-context.js";
 
+const time = (ms: number | null | undefined) => (ms === null || ms === undefined ? "" : isoTime(ms));
+
 /** Deepest a search may page: past it, a narrower query serves better than a page number. */
 const SEARCH_OFFSET_MAX = 10_000;
 /** Display-name matches a search considers (the name index answers the best first). */
 const NAME_MATCHES_MAX = 100;
 /** Rows of each list on a player's page besides the ledger (devices, groups, experiences, reports). */
 const PLAYER_LIST_MAX = 50;
-
-const time = (ms: number | null | undefined) => (ms === null || ms === undefined ? "" : isoTime(ms));
 
 const summaryOf = (user: UserRow) => ({
   id: user.id, username: user.username, displayName: user.displayName, guest: user.guest, banned: Boolean(user.ban), deleted: user.deletedAt !== null,
@@ -28,9 +28,10 @@ export const accountOf = (user: UserRow) => ({
   createdAt: isoTime(user.createdAt), deletedAt: time(user.deletedAt), banned: Boolean(user.ban), bannedAt: time(user.ban?.at), banReason: user.ban?.reason ?? "",
 });
 
-const reportOf = (row: ReportRow) => ({
+/** A report as operators see it. */
+export const reportOf = (row: ReportRow) => ({
   id: row.id, kind: row.kind, reporterId: row.reporterId, targetUserId: row.targetUserId, experienceId: row.experienceId, category: row.category,
-  details: row.details, status: row.status, outcome: row.outcome, createdAt: isoTime(row.createdAt),
+  details: row.details, status: row.status, outcome: row.outcome, note: row.note ?? "", createdAt: isoTime(row.createdAt), resolvedAt: time(row.resolvedAt),
 });
 
 /** A page token that is a row offset or a sequence number: decimal digits, or "" for the first page. */

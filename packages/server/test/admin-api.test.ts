@@ -1,6 +1,9 @@
-import { Code, tables } from "@playfield/core";
+import { Code, RealtimeCloseCode, tables } from "@playfield/core";
+import { startServer } from "@playfield/server-memory";
+import { readySocket } from "./realtime-sockets.js";
 import { createMemoryTokenStore } from "@playfield/client";
-import { bootstrapOperators, OPERATOR_TOKEN_PREFIX } from "@playfield/server";
+import { bootstrapOperators, createAdminApi, OPERATOR_TOKEN_PREFIX } from "@playfield/server";
+import { createAdminClient } from "@playfield/client";
 import { describe, expect, it } from "vitest";
 import { expectError } from "./fixtures.js";
 import { ADMIN_PASSWORD, ADMIN_URL, adminWorld } from "./admin-fixtures.js";
@@ -124,6 +127,23 @@ describe("players", () => {
     expect(entries[1]).toMatchObject({ operatorUsername: "admin", requestId: "req-ban-1" });
     expect(JSON.parse(entries[1]!.before)).toMatchObject({ banned: false });
     expect(JSON.parse(entries[1]!.after)).toMatchObject({ banned: true, banReason: "cheating" });
+  });
+
+  it("should close a banned player's realtime connections at their next check", async () => {
+    // The sockets' check runs with every ping: 50 ms here, 30 s by default.
+    const server = await startServer({ port: 0, websocket: { pingIntervalMs: 50 } });
+    try {
+      await bootstrapOperators(server.deps, ADMIN_PASSWORD);
+      const api = createAdminApi({ deps: server.deps });
+      const admin = createAdminClient({ baseUrl: ADMIN_URL, fetch: async (input, init) => (await api(new Request(input, init)))! });
+      await admin.operators.signIn({ username: "admin", password: ADMIN_PASSWORD });
+      const player = await server.seed.user();
+      const socket = await readySocket(server.url, player.accessToken);
+      await admin.players.banPlayer({ userId: player.userId, reason: "cheating" });
+      expect(await socket.closed).toMatchObject({ code: RealtimeCloseCode.Unauthenticated, reason: expect.stringMatching(/signed out/) });
+    } finally {
+      await server.close();
+    }
   });
 
   it("should sign out one device, and refuse a device of another player", async () => {

@@ -1,4 +1,4 @@
-import { Code, RealtimeCloseCode, tables } from "@playfield/core";
+import { Code, RealtimeCloseCode, s256Challenge, tables } from "@playfield/core";
 import { startServer } from "@playfield/server-memory";
 import { readySocket } from "./realtime-sockets.js";
 import { createMemoryTokenStore } from "@playfield/client";
@@ -116,7 +116,11 @@ describe("players", () => {
     const player = await w.t.server.seed.user({ password: "player pw 123" });
     const client = w.t.client({ tokenStore: createMemoryTokenStore({ accessToken: player.accessToken, refreshToken: player.refreshToken, expiresAt: Date.now() + 600_000 }) });
     await client.identity.getMe();
+    const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+    const origin = "http://localhost:5173";
+    const handoff = await client.identity.createHandoff({ targetOrigin: origin, codeChallenge: s256Challenge(verifier) });
     await w.admin.players.banPlayer({ userId: player.userId, reason: "cheating" }, { headers: { "x-request-id": "req-ban-1" } });
+    await expectError(w.t.client().identity.redeemHandoff({ code: handoff.code, codeVerifier: verifier }, { headers: { origin } }), Code.PermissionDenied, /banned/);
     await expectError(client.identity.getMe(), Code.Unauthenticated);
     await expectError(w.t.client().identity.refresh({ refreshToken: player.refreshToken }), Code.Unauthenticated);
     await expectError(w.t.client().identity.signIn({ username: player.username, password: "player pw 123" }), Code.PermissionDenied, /banned/);

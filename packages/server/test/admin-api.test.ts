@@ -204,6 +204,29 @@ describe("moderation queue", () => {
   });
 });
 
+describe("payouts", () => {
+  it("should list requested payouts, approve one and reject another with its credits returned, audited", async () => {
+    await using w = await adminWorld();
+    const maker = await w.t.server.seed.user();
+    await w.t.server.deps.storage.transact((tx) => tx.put(tables.wallets, { userId: maker.userId, purchased: 0, earned: 3000, pending: 0, nextReleaseAt: null, updatedAt: 0 }));
+    const client = w.t.client({ tokenStore: createMemoryTokenStore({ accessToken: maker.accessToken, refreshToken: "", expiresAt: 0 }) });
+    const a = await client.creator.requestPayout({ credits: 1000 });
+    const b = await client.creator.requestPayout({ credits: 1000 });
+    const first = await w.admin.payouts.listPayouts({ pageSize: 1 });
+    expect(first.payouts).toMatchObject([{ id: a.id, userId: maker.userId, credits: 1000, status: "requested" }]);
+    expect((await w.admin.payouts.listPayouts({ pageSize: 1, pageToken: first.nextPageToken })).payouts.map((p) => p.id)).toEqual([b.id]);
+    const viewer = await w.operator("viewer");
+    await expectError(viewer.payouts.approvePayout({ payoutId: a.id }), Code.PermissionDenied);
+    expect(await w.admin.payouts.approvePayout({ payoutId: a.id })).toMatchObject({ status: "processing" });
+    await expectError(w.admin.payouts.approvePayout({ payoutId: a.id }), Code.FailedPrecondition, /processing payout cannot be approved/);
+    expect(await w.admin.payouts.rejectPayout({ payoutId: b.id, reason: "account under review" })).toMatchObject({ status: "failed", failureReason: "account under review" });
+    expect((await client.economy.getWallet()).earned).toBe(2000);
+    await expectError(w.admin.payouts.rejectPayout({ payoutId: b.id, reason: "again" }), Code.FailedPrecondition);
+    const { entries } = await w.admin.audit.listAuditLog({ target: `payout:${b.id}` });
+    expect(entries).toMatchObject([{ action: "PayoutAdminService.RejectPayout", reason: "account under review" }]);
+  });
+});
+
 describe("audit log", () => {
   it("should page newest first, with the request id every answer carries", async () => {
     await using w = await adminWorld();

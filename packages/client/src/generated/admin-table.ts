@@ -16,15 +16,18 @@ export const SERVICES: Record<string, string> = {
   operators: "svc.admin.v1.OperatorService SignIn:none:OperatorSession SignOut:operator:OperatorSignOutResponse GetMe:operator:Operator ListOperators:operator:ListOperatorsResponse AddOperator:operator:Operator RemoveOperator:operator:RemoveOperatorResponse",
   players: "svc.admin.v1.PlayerAdminService SearchPlayers:operator:SearchPlayersResponse GetPlayer:operator:PlayerDetail BanPlayer:operator:PlayerAccount UnbanPlayer:operator:PlayerAccount SignOutDevice:operator:SignOutDeviceResponse AdjustCredits:operator:AdjustCreditsResponse",
   moderation: "svc.admin.v1.ModerationService ListReports:operator:ListReportsResponse ResolveReport:operator:AdminReport",
+  payouts: "svc.admin.v1.PayoutAdminService ListPayouts:operator:ListPayoutsResponse ApprovePayout:operator:AdminPayout RejectPayout:operator:AdminPayout",
   audit: "svc.admin.v1.AuditService ListAuditLog:operator:ListAuditLogResponse",
 };
 
 export const MESSAGES: Record<string, string> = {
   AdjustCreditsResponse: "entryId:s wallet:.PlayerWallet?",
+  AdminPayout: "id:s userId:s credits:l amountUsd:s method:s status:s failureReason:s createdAt:s updatedAt:s",
   AdminReport: "id:s kind:s reporterId:s targetUserId:s experienceId:s category:s details:s status:s outcome:s note:s createdAt:s resolvedAt:s",
   AuditEntry: "id:s at:s operatorId:s operatorUsername:s action:s target:s before:s after:s reason:s requestId:s",
   ListAuditLogResponse: "entries:*.AuditEntry nextPageToken:s",
   ListOperatorsResponse: "operators:*.Operator",
+  ListPayoutsResponse: "payouts:*.AdminPayout nextPageToken:s",
   ListReportsResponse: "reports:*.AdminReport nextPageToken:s",
   Operator: "id:s username:s role:s createdAt:s",
   OperatorSession: "token:s expiresAt:s operator:.Operator?",

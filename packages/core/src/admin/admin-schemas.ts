@@ -208,3 +208,26 @@ export const ResolveReportRequest = message("ResolveReportRequest", {
   outcome: string(z.string().refine((v) => (REPORT_OUTCOMES as readonly string[]).includes(v), { error: `one of ${REPORT_OUTCOMES.join(", ")}` })),
   note: reason(),
 });
+
+// Payouts
+
+export const AdminPayout = message("AdminPayout", {
+  id: string(),
+  userId: string(),
+  credits: int64(),
+  amountUsd: string(),
+  method: string(),
+  status: string(),
+  failureReason: string(),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+});
+export const ListPayoutsRequest = message("ListPayoutsRequest", {
+  /** `requested` (the default: waiting for a decision), `processing`, `paid`, `failed` or `reversed`. */
+  status: string(z.string().refine((v) => v === "" || ["requested", "processing", "paid", "failed", "reversed"].includes(v), { error: "requested, processing, paid, failed or reversed" })),
+  pageSize: pageSize(),
+  pageToken: pageToken(),
+});
+export const ListPayoutsResponse = message("ListPayoutsResponse", { payouts: list(AdminPayout), nextPageToken: string() });
+export const ApprovePayoutRequest = message("ApprovePayoutRequest", { payoutId: id(), note: optional(REASON_MAX) });
+export const RejectPayoutRequest = message("RejectPayoutRequest", { payoutId: id(), reason: reason() });

@@ -57,11 +57,23 @@ export const ModerationService = defineAdminService({
   },
 });
 
+export const PayoutAdminService = defineAdminService({
+  typeName: "svc.admin.v1.PayoutAdminService",
+  localName: "payouts",
+  summary: "Creators' payout requests: the queue, approval and rejection.",
+  methods: {
+    listPayouts: { input: s.ListPayoutsRequest, output: s.ListPayoutsResponse, roles: EVERY_ROLE, audited: false, summary: "Payouts by status, oldest first (default: requested, waiting for a decision); paged." },
+    approvePayout: { input: s.ApprovePayoutRequest, output: s.AdminPayout, roles: WALLETS, audited: true, summary: "Approves a requested payout: it becomes processing." },
+    rejectPayout: { input: s.RejectPayoutRequest, output: s.AdminPayout, roles: WALLETS, audited: true, summary: "Rejects a requested or processing payout with a reason: it fails and its credits return to earned." },
+  },
+});
+
 /** The whole admin API, in the order of the docs. */
 export const adminServices = {
   operators: OperatorService,
   players: PlayerAdminService,
   moderation: ModerationService,
+  payouts: PayoutAdminService,
   audit: AuditService,
 } as const;
 export type AdminServices = typeof adminServices;

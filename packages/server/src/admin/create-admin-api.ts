@@ -10,6 +10,7 @@ import { authorizeOperator, DEFAULT_OPERATOR_TOKEN_SECONDS } from "./operator-to
 import { auditMethods } from "./services/audit-methods.js";
 import { moderationMethods } from "./services/moderation-methods.js";
 import { operatorMethods } from "./services/operator-methods.js";
+import { payoutMethods } from "./services/payout-methods.js";
 import { playerMethods } from "./services/player-methods.js";
 
 /** What the admin API is built on: a server's parts (`server.deps`), and its settings. */
@@ -24,7 +25,7 @@ export interface AdminApiOptions {
 /** The admin API as an extra handler of the admin listener: its answer, or undefined for a path that is not an admin method. */
 export type AdminApiHandler = (request: Request) => Promise<Response | undefined>;
 
-const implementations: AdminImplementations = { operators: operatorMethods, players: playerMethods, moderation: moderationMethods, audit: auditMethods };
+const implementations: AdminImplementations = { operators: operatorMethods, players: playerMethods, moderation: moderationMethods, payouts: payoutMethods, audit: auditMethods };
 
 /** A request id as callers may send one: 1 to 128 printable characters of a safe set; anything else is replaced. */
 const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;

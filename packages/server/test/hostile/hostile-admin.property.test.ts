@@ -23,7 +23,7 @@ const methods = allAdminMethods().map((method) => {
 
 /** The tables an admin method may write: compared after a refusal, put back after every case. */
 const WRITTEN: readonly TableDef<unknown>[] = [
-  tables.users, tables.devices, tables.refreshTokens, tables.wallets, tables.ledger, tables.operators, tables.operatorSessions, tables.auditLog, tables.reports,
+  tables.users, tables.devices, tables.refreshTokens, tables.wallets, tables.ledger, tables.operators, tables.operatorSessions, tables.auditLog, tables.reports, tables.payouts,
 ] as readonly TableDef<unknown>[];
 
 async function call(api: (request: Request) => Promise<Response | undefined>, method: AdminMethodDesc, body: string, token: string | undefined) {

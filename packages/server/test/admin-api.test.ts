@@ -1,4 +1,4 @@
-import { Code, RealtimeCloseCode, s256Challenge, tables } from "@playfield/core";
+import { Code, RealtimeCloseCode, allAdminMethods, s256Challenge, tables } from "@playfield/core";
 import { startServer } from "@playfield/server-memory";
 import { readySocket } from "./realtime-sockets.js";
 import { createMemoryTokenStore } from "@playfield/client";
@@ -75,6 +75,24 @@ describe("operators", () => {
     // The variable, given later, sets the password again.
     await bootstrapOperators(deps, ADMIN_PASSWORD);
     await w.client().operators.signIn({ username: "admin", password: ADMIN_PASSWORD });
+  });
+});
+
+describe("role matrix", () => {
+  it("should let exactly the roles a method's descriptor lists past the role check, for every admin method", async () => {
+    await using w = await adminWorld();
+    const roles = ["admin", "moderator", "support", "viewer"] as const;
+    const callers = Object.fromEntries(await Promise.all(roles.map(async (role) => [role, (await w.operator(role)).token.get()!] as const)));
+    for (const method of allAdminMethods()) {
+      for (const role of roles) {
+        const response = (await w.api(new Request(`${ADMIN_URL}${method.path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${callers[role]}` }, body: "{}" })))!;
+        const { code } = response.status === 200 ? { code: "ok" } : (await response.json()) as { code: string };
+        const listed = method.roles.length === 0 || method.roles.includes(role);
+        // Sign-out would end the token the next method needs: a listed role's answer is all this checks.
+        if (method.name === "SignOut") callers[role] = (await w.operator(role)).token.get()!;
+        expect(code === "permission_denied" || code === "unauthenticated", `${method.path} as ${role}: ${code}`).toBe(!listed);
+      }
+    }
   });
 });
 

@@ -28,12 +28,13 @@ const POSTGRES_SUITES = [
   "datastore-limits", "datastore-ordered", "datastore-permissions", "social", "session", "catalog", "catalog-content",
   "catalog-discovery", "creator", "creator-stats", "safety", "economy.model.property", "visibility.property",
   "hostile/hostile-world", "hostile/hostile-api.property", "hostile/hostile-http.property", "robustness.property", "regression/*",
+  "admin-api", "hostile/hostile-admin.property",
 ].map((suite) => `test/${suite}.test.ts`);
 // PGlite runs the same queries as PostgreSQL in one connection: a subset that writes through every service,
 // and the hostile requests to every method (another engine under the same SQL: NUL, surrogates, huge numbers).
 const PGLITE_SUITES = [
   "endpoints", "identity", "password-throttles", "password-throttles.property", "economy", "datastore", "social", "session", "catalog",
-  "economy.model.property", "visibility.property", "hostile/hostile-api.property",
+  "economy.model.property", "visibility.property", "hostile/hostile-api.property", "admin-api",
 ]
   .map((suite) => `test/${suite}.test.ts`);
 const sourceConditions = {

@@ -45,9 +45,24 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
   return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
-const serviceName = (service: ServiceDesc) => service.typeName.slice(service.typeName.lastIndexOf(".") + 1);
-const methodHeading = (service: ServiceDesc, method: MethodDesc) => `${serviceName(service)}.${method.name}`;
-const methodsOf = (service: ServiceDesc) => Object.values(service.methods) as MethodDesc[];
+/** What a reference reads of a method: the platform's descriptors and the admin API's both have it. */
+export interface DocMethod {
+  name: string;
+  path: string;
+  summary: string;
+  input: MethodDesc["input"];
+  output: MethodDesc["output"];
+}
+/** What a reference reads of a service. */
+export interface DocService<M extends DocMethod = DocMethod> {
+  typeName: string;
+  summary: string;
+  methods: Record<string, M>;
+}
+
+export const serviceName = (service: DocService) => service.typeName.slice(service.typeName.lastIndexOf(".") + 1);
+const methodHeading = (service: DocService, method: DocMethod) => `${serviceName(service)}.${method.name}`;
+const methodsOf = <M extends DocMethod>(service: DocService<M>) => Object.values(service.methods);
 const scopesText = (method: MethodDesc) => method.scopes.length > 0 ? method.scopes.map((s) => `\`${s}\``).join(", ") : "—";
 
 /** A field's type in proto terms, with message and enum names linked to their sections. */
@@ -101,7 +116,7 @@ ${table(["Auth", "Who may call"], rows)}
 Scoped tokens (from \`IdentityService.IssueScopedToken\`, scope \`studio\` or \`avatar\`) reach only the methods whose *Scoped tokens* column lists their scope, and methods with auth None, which ignore tokens; anywhere else they get \`permission_denied\`. The auth level holds for them too: a guest's scoped token does not reach an Account method. A game token reaches only the Game token methods.`;
 }
 
-function errorSection(): string {
+export function errorSection(): string {
   const rows = (Object.keys(codeToHttpStatus) as Code[]).map((code) => [`\`${code}\``, String(codeToHttpStatus[code]), cell(codeMeaning[code])]);
   return `## Errors
 
@@ -110,15 +125,27 @@ A failed call answers an HTTP error status and a JSON body \`{"code": "…", "me
 ${table(["Code", "HTTP status", "Meaning"], rows)}`;
 }
 
-function methodSection(ctx: Context, service: ServiceDesc, method: MethodDesc): string {
+/** Who may call a method, as a reference shows it: the columns of the service table, and the line under a method's heading. */
+export interface AccessWords<M> {
+  head: readonly string[];
+  cells(method: M): string[];
+  line(method: M): string;
+}
+
+const platformAccess: AccessWords<MethodDesc> = {
+  head: ["Auth", "Scoped tokens"],
+  cells: (method) => [authLevelWords[method.auth], scopesText(method)],
+  line: (method) => `Auth: ${authLevelWords[method.auth]}${method.scopes.length > 0 ? ` · Scoped tokens: ${scopesText(method)}` : ""}`,
+};
+
+function methodSection<M extends DocMethod>(ctx: Context, service: DocService<M>, method: M, access: AccessWords<M>): string {
   const input = messageName(method.input);
   const output = messageName(method.output);
-  const scopes = method.scopes.length > 0 ? ` · Scoped tokens: ${scopesText(method)}` : "";
   return `### ${methodHeading(service, method)}
 
 ${method.summary}
 
-\`POST ${method.path}\` · Auth: ${authLevelWords[method.auth]}${scopes}
+\`POST ${method.path}\` · ${access.line(method)}
 
 Request: ${link(input, input)}
 
@@ -129,7 +156,7 @@ Response: ${link(output, output)}
 ${fieldTable(ctx, output)}`;
 }
 
-function serviceSection(ctx: Context, service: ServiceDesc): string {
+function serviceSection<M extends DocMethod>(ctx: Context, service: DocService<M>, access: AccessWords<M>): string {
   const methods = methodsOf(service);
   const parts = [`## ${serviceName(service)}`, service.summary];
   if (methods.length === 0) {
@@ -139,12 +166,11 @@ function serviceSection(ctx: Context, service: ServiceDesc): string {
   const rows = methods.map((method) => [
     link(method.name, methodHeading(service, method)),
     `\`${method.path}\``,
-    authLevelWords[method.auth],
-    scopesText(method),
+    ...access.cells(method),
     cell(method.summary),
   ]);
-  parts.push(table(["Method", "Path", "Auth", "Scoped tokens", "Summary"], rows));
-  parts.push(...methods.map((method) => methodSection(ctx, service, method)));
+  parts.push(table(["Method", "Path", ...access.head, "Summary"], rows));
+  parts.push(...methods.map((method) => methodSection(ctx, service, method, access)));
   return parts.join("\n\n");
 }
 
@@ -160,7 +186,7 @@ function enumsOf(shapes: ShapeTable): Map<string, readonly string[]> {
 }
 
 /** Where each message is used: as a method's request or response, or inside another message. */
-function usesOf(shapes: ShapeTable, serviceList: readonly ServiceDesc[]): Map<string, string[]> {
+function usesOf(shapes: ShapeTable, serviceList: readonly DocService[]): Map<string, string[]> {
   const uses = new Map<string, string[]>();
   const add = (name: string, use: string) => {
     const list = uses.get(name) ?? [];
@@ -204,26 +230,41 @@ function enumsSection(enums: Map<string, readonly string[]>, uses: Map<string, s
   return ["## Enums", ...sections].join("\n\n");
 }
 
+/** What sets one reference apart: its title, the sections before the services, and how it says who may call a method. */
+export interface ReferenceParts<M extends DocMethod> {
+  title: string;
+  /** The sections before the services: `[heading, text]`. */
+  intro: readonly (readonly [string, string])[];
+  access: AccessWords<M>;
+}
+
 /** The text of the API reference for the given services and their wire shapes. */
 export function renderApiDocs(serviceList: readonly ServiceDesc[], shapes: ShapeTable): string {
+  return renderReference(serviceList, shapes, {
+    title: "Playfield API reference",
+    intro: [["Protocol", protocolSection()], ["Auth levels", authSection()], ["Errors", errorSection()]],
+    access: platformAccess,
+  });
+}
+
+/** A reference of any described API: the services, then every message and enum. */
+export function renderReference<M extends DocMethod>(serviceList: readonly DocService<M>[], shapes: ShapeTable, reference: ReferenceParts<M>): string {
   const schemas = serviceList.flatMap((service) => methodsOf(service).flatMap((m) => [m.input, m.output]));
   const enums = enumsOf(shapes);
   const ctx: Context = { shapes, json: messageJsonSchemas(schemas), named: new Set([...Object.keys(shapes), ...enums.keys()]) };
   const uses = usesOf(shapes, serviceList);
   const contents = [
-    link("Protocol", "Protocol"), link("Auth levels", "Auth levels"), link("Errors", "Errors"),
+    ...reference.intro.map(([heading]) => link(heading, heading)),
     ...serviceList.map((service) => link(serviceName(service), serviceName(service))),
     link("Messages", "Messages"), ...(enums.size > 0 ? [link("Enums", "Enums")] : []),
   ];
   const parts = [
-    "# Playfield API reference",
+    `# ${reference.title}`,
     "<!-- Generated by `npm run gen` (scripts/gen/api-docs.ts) from the service descriptors in packages/core. Do not edit by hand. -->",
     "> Generated by `npm run gen` from the service descriptors and schemas in `@playfield/core`. Do not edit this file: change the descriptors and run `npm run gen`.",
     contents.map((item) => `- ${item}`).join("\n"),
-    protocolSection(),
-    authSection(),
-    errorSection(),
-    ...serviceList.map((service) => serviceSection(ctx, service)),
+    ...reference.intro.map(([, text]) => text),
+    ...serviceList.map((service) => serviceSection(ctx, service, reference.access)),
     messagesSection(ctx, uses),
     enumsSection(enums, uses),
   ];

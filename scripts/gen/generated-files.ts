@@ -4,6 +4,7 @@ import { clientTable } from "./client-table.js";
 import { apiDocs } from "./api-docs.js";
 import { protoFile } from "./proto.js";
 import { realtimeDocs } from "./realtime-docs.js";
+import { adminApiFiles } from "./admin-api.js";
 
 /** A file derived from the descriptors, with its path from the repository root. */
 export interface GeneratedFile {
@@ -16,5 +17,5 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** Every generated file, in a stable order. */
 export function generatedFiles(): GeneratedFile[] {
-  return [...clientTable(), ...apiDocs(), ...protoFile(), ...realtimeDocs(root)];
+  return [...clientTable(), ...apiDocs(), ...protoFile(), ...realtimeDocs(root), ...adminApiFiles()];
 }

@@ -119,24 +119,43 @@ function comment(text: string, indent = ""): string {
   return `${indent}// ${text}`;
 }
 
-function rpcComment(method: MethodDesc): string {
+/** Who may call a platform method, after its summary. */
+function platformRpcNote(method: MethodDesc): string {
   const scopes = method.scopes.length > 0 ? ` Scoped tokens: ${method.scopes.join(", ")}.` : "";
-  return `${method.summary} Auth: ${authLevelWords[method.auth]}.${scopes}`;
+  return `Auth: ${authLevelWords[method.auth]}.${scopes}`;
 }
 
-function renderService(service: ServiceDesc): string {
+/** What the proto file reads of a method. */
+interface ProtoMethod {
+  name: string;
+  summary: string;
+  input: MethodDesc["input"];
+  output: MethodDesc["output"];
+}
+
+function renderService<M extends ProtoMethod>(service: { typeName: string; summary: string; methods: Record<string, M> }, note: (method: M) => string): string {
   const name = service.typeName.slice(service.typeName.lastIndexOf(".") + 1);
-  const rpcs = (Object.values(service.methods) as MethodDesc[]).map((method) =>
-    `${comment(rpcComment(method), "  ")}\n  rpc ${method.name}(${messageName(method.input)}) returns (${messageName(method.output)});`);
+  const rpcs = Object.values(service.methods).map((method) =>
+    `${comment(`${method.summary} ${note(method)}`, "  ")}\n  rpc ${method.name}(${messageName(method.input)}) returns (${messageName(method.output)});`);
   const body = rpcs.length === 0 ? "{}" : `{\n${rpcs.join("\n\n")}\n}`;
   return `${comment(service.summary)}\nservice ${name} ${body}`;
 }
 
 /** The text of the .proto file for the given wire shapes and services (whose schemas give the field rules). */
 export function renderProto(table: ShapeTable, serviceList: readonly ServiceDesc[]): string {
+  return renderProtoOf(table, serviceList, API_PACKAGE, platformRpcNote);
+}
+
+/** The text of a .proto file of any described API: its package, and what each rpc's comment says of who may call it. */
+export function renderProtoOf<M extends ProtoMethod>(
+  table: ShapeTable,
+  serviceList: readonly { typeName: string; summary: string; methods: Record<string, M> }[],
+  pkg: string,
+  note: (method: M) => string,
+): string {
   const messages = Object.values(table);
   const schemas = messageJsonSchemas(serviceList.flatMap((service) =>
-    (Object.values(service.methods) as MethodDesc[]).flatMap((method) => [method.input, method.output])));
+    Object.values(service.methods).flatMap((method) => [method.input, method.output])));
   const needsStruct = messages.some((message) => message.fields.some((field) => usesStruct(field.shape)));
   const parts = [
     [
@@ -144,11 +163,11 @@ export function renderProto(table: ShapeTable, serviceList: readonly ServiceDesc
       comment("Field names are snake_case; their proto3 JSON names are the camelCase names the API uses."),
     ].join("\n"),
     `syntax = "proto3";`,
-    `package ${API_PACKAGE};`,
+    `package ${pkg};`,
     ...(needsStruct ? [`import "${STRUCT_IMPORT}";`] : []),
     ...[...enumsOf(table)].map(([name, values]) => renderEnum(name, values)),
     ...messages.map((message) => renderMessage(message.name, message.fields, schemas[message.name])),
-    ...serviceList.map(renderService),
+    ...serviceList.map((service) => renderService(service, note)),
   ];
   return `${parts.join("\n\n")}\n`;
 }

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  if (args.command.kind === "operator") return operatorCommand(args.command, args.storage);
   if (args.command.kind !== "serve") return moveWorld(args.command, args.storage);
   const [{ startServer, AdminPortInUseError, createLogger }, { addDemoContent }, { storedSigningKeys, createStorageBlobStore, createSystemClock }] = await Promise.all([
     import("@playfield/server/node"), import("./demo-content.js"), import("@playfield/server"),
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
         + `Choose another with --port ${next} or PORT=${next}; --port 0 picks a free one.`, FAILURE_EXIT);
     });
   if (args.demo) await addDemoContent(server);
+  const bootstrap = await import("@playfield/server").then(({ bootstrapOperators }) => bootstrapOperators(server.deps, args.adminPassword ?? undefined));
   console.log(`Playfield server (${args.environment}, ${describe(args.storage)}, pid ${process.pid}) listening on ${server.url}`);
   console.log(`  health: ${server.url}/healthz   ready: ${server.url}/readyz   keys: ${server.url}/.well-known/jwks.json${args.demo ? "   demo: 3 public experiences" : ""}`);
   if (server.deps.config.publicUrl !== server.url) console.log(`  players are handed URLs at ${server.deps.config.publicUrl}`);
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
   if (args.environment !== "production") console.log(`  ${args.environment} mode: loopback web pages allowed, sandbox top-ups paid with no money, a cheaper password hash; not for players`);
   if (args.redis) console.log(`  shared with the other processes on this database through Redis at ${redact(args.redis.url)} (keys under ${args.redis.keyPrefix})`);
   else if (args.storage.kind === "postgres") console.log("  single process: realtime events and presence stay in this process; to run several on this database, add --redis-url (docs/deploy.md)");
+  if (bootstrap?.generatedPassword) console.log(`  operator admin created with password ${bootstrap.generatedPassword} (printed once; PLAYFIELD_ADMIN_PASSWORD sets it at start)`);
   log.info({ url: server.url, admin: server.admin?.url ?? null, environment: args.environment, storage: describe(args.storage) }, "listening");
 
   let stopping = 0;
@@ -116,6 +119,21 @@ async function moveWorld(command: { kind: "export" | "import"; file: string }, c
     throw error;
   }
   await close();
+}
+
+/** `operator add|remove|list`: the admin API's accounts on the storage, then exit. */
+async function operatorCommand(command: import("./operator-command.js").OperatorCommand, choice: StorageChoice): Promise<void> {
+  const { runOperatorCommand } = await import("./operator-command.js");
+  const { storage, close } = await openStorage(choice);
+  try {
+    for (const line of await runOperatorCommand(command, storage)) console.log(line);
+  } catch (error) {
+    const known = error instanceof RangeError || (error as { code?: string }).code !== undefined;
+    if (known) throw new StartError(`operator ${command.action}: ${(error as Error).message}`);
+    throw error;
+  } finally {
+    await close();
+  }
 }
 
 /** The storage a choice names, its tables set up. */

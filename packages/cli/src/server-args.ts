@@ -6,12 +6,18 @@ import { normalizePublicUrl, PUBLIC_URL_RULE, publicUrlRefusal } from "@playfiel
 export const USAGE = `Usage: playfield-server [options]
        playfield-server export FILE (--data-dir DIR | --database-url URL [--database-schema S])
        playfield-server import FILE (--data-dir DIR | --database-url URL [--database-schema S])
+       playfield-server operator add USERNAME --role ROLE | remove USERNAME | list  (--data-dir DIR | --database-url URL)
 
 The Playfield platform server on a port. Its data lives in memory (lost when it stops), in a
 data folder (--data-dir), or on a PostgreSQL server (--database-url).
 
 export writes every row of the storage (accounts, signing keys, wallets, datastores, uploads…) to FILE
 (JSON lines); import loads such a file into a storage that holds no data yet. Tokens keep working.
+
+operator manages the accounts of the admin API (docs/operators-accounts.md): add one with a role (admin,
+moderator, support or viewer) and the password in $PLAYFIELD_OPERATOR_PASSWORD (else a generated one,
+printed once), remove one, or list them. At every start, $PLAYFIELD_ADMIN_PASSWORD sets the password of the
+operator admin; without it, a storage with no operator gets admin with a generated password, printed once.
 
 Options:
   --port N            the port, 0 to 65535; 0 picks a free one (default: $PORT, else 8080)
@@ -67,7 +73,14 @@ stops at once.
 export interface ServerArgs {
   help: boolean;
   /** Serve (the default), or move a world to or from a file and exit. */
-  command: { kind: "serve" } | { kind: "export" | "import"; file: string };
+  command:
+    | { kind: "serve" }
+    | { kind: "export" | "import"; file: string }
+    | { kind: "operator"; action: "add"; username: string; role: string; password: string | null }
+    | { kind: "operator"; action: "remove"; username: string }
+    | { kind: "operator"; action: "list" };
+  /** $PLAYFIELD_ADMIN_PASSWORD: the password of the operator `admin`, set at start; null: left as it is (or generated once). */
+  adminPassword: string | null;
   port: number;
   host: string;
   /** The address players reach the server at; null: the listening address (loopback only). */
@@ -148,7 +161,7 @@ function originOf(text: string): string {
  * are a {@link UsageError}, so a typo never starts a server with defaults.
  */
 export function parseServerArgs(argv: readonly string[], env: Record<string, string | undefined>): ServerArgs {
-  const worldCommand = argv[0] === "export" || argv[0] === "import" ? argv[0] : null;
+  const worldCommand = argv[0] === "export" || argv[0] === "import" || argv[0] === "operator" ? argv[0] : null;
   let parsed;
   try {
     parsed = parseArgs({
@@ -176,6 +189,7 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
         "admin-port": { type: "string" },
         "admin-host": { type: "string" },
         "log-level": { type: "string" },
+        role: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -190,10 +204,16 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
   storage = prepareOf(storage, values["database-prepare"], env.DATABASE_PREPARE);
   storage = poolSizeOf(storage, values["database-pool-size"], env.DATABASE_POOL_SIZE);
   let command: ServerArgs["command"] = { kind: "serve" };
-  if (worldCommand) {
+  if (worldCommand === "operator") {
+    command = operatorCommandOf(positionals, values.role, env.PLAYFIELD_OPERATOR_PASSWORD);
+    const serving = SERVING_ONLY.find((name) => values[name] !== undefined);
+    if (serving) throw new UsageError(`--${serving} is an option of the server, not of operator`);
+    if (storage.kind === "memory") throw new UsageError("operator needs --data-dir or --database-url (or DATABASE_URL): operators in memory would be gone when the command ends");
+  } else if (values.role !== undefined) {
+    throw new UsageError("--role is an option of operator add");
+  } else if (worldCommand) {
     if (positionals.length !== 1 || positionals[0] === "") throw new UsageError(`${worldCommand} needs one FILE, such as: playfield-server ${worldCommand} world.jsonl --data-dir ./data`);
-    const serving = (["port", "host", "public-url", "account-creation-limit", "dev", "web-origin", "demo", "shutdown-timeout", "redis-url", "redis-prefix",
-      "admin-port", "admin-host"] as const).find((name) => values[name] !== undefined);
+    const serving = SERVING_ONLY.find((name) => values[name] !== undefined);
     if (serving) throw new UsageError(`--${serving} is an option of the server, not of ${worldCommand}`);
     if (storage.kind === "memory") {
       throw new UsageError(`${worldCommand} needs --data-dir or --database-url (or DATABASE_URL): ${worldCommand === "export"
@@ -211,9 +231,12 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
   const port = values.port !== undefined ? portOf(values.port, "--port") : env.PORT ? portOf(env.PORT, "PORT") : 8080;
   const adminHost = values["admin-host"] ?? (env.PLAYFIELD_ADMIN_HOST || "127.0.0.1");
   if (adminHost === "") throw new UsageError("--admin-host needs an address");
+  const adminPassword = env.PLAYFIELD_ADMIN_PASSWORD || null;
+  if (adminPassword !== null) passwordOf(adminPassword, "PLAYFIELD_ADMIN_PASSWORD");
   return {
     help: values.help ?? false,
     command,
+    adminPassword,
     port,
     host,
     publicUrl,
@@ -288,6 +311,10 @@ function npmSwallowedHint(message: string, env: Record<string, string | undefine
   const flag = `--${taken.slice(11).replaceAll("_", "-")}`;
   return `. npm took ${flag} ${stray} as its own setting: put -- before the server's options, as in npm ${env.npm_lifecycle_event} -- ${flag} ${stray}`;
 }
+
+/** Options of a serving server, refused with export, import and operator. */
+const SERVING_ONLY = ["port", "host", "public-url", "account-creation-limit", "dev", "web-origin", "demo", "shutdown-timeout", "redis-url", "redis-prefix",
+  "admin-port", "admin-host", "log-level"] as const;
 
 /** The flags that take a value (those npm can take for itself). */
 const SERVER_FLAGS = new Set(["port", "host", "public-url", "account-creation-limit", "web-origin", "trusted-proxy", "data-dir", "database-url", "database-schema", "database-listen-url",
@@ -377,4 +404,30 @@ function redisOf(storage: StorageChoice, flagUrl: string | undefined, envUrl: st
 /** A URL without its password, for messages: up to the last `@`, as a password may hold one (`p@ss`) unescaped. */
 export function redact(url: string): string {
   return url.replace(/\/\/([^:/@]*):.*@/s, "//$1:***@");
+}
+
+/** Operators' roles, as the admin API's descriptors name them. */
+const OPERATOR_ROLES = ["admin", "moderator", "support", "viewer"];
+
+function passwordOf(password: string, name: string): string {
+  if (password.length < 8 || password.length > 200) throw new UsageError(`${name}: 8 to 200 characters`);
+  return password;
+}
+
+/** `operator add USERNAME --role ROLE`, `operator remove USERNAME` or `operator list`. */
+function operatorCommandOf(positionals: readonly string[], role: string | undefined, password: string | undefined): ServerArgs["command"] {
+  const [action, username, ...rest] = positionals;
+  const usage = "operator add USERNAME --role ROLE, operator remove USERNAME, or operator list";
+  if (rest.length > 0) throw new UsageError(`too many arguments: ${usage}`);
+  if (action === "list") {
+    if (username !== undefined) throw new UsageError("operator list takes no USERNAME");
+    return { kind: "operator", action: "list" };
+  }
+  if ((action !== "add" && action !== "remove") || !username) throw new UsageError(`expected ${usage}`);
+  if (action === "remove") {
+    if (role !== undefined) throw new UsageError("--role is an option of operator add");
+    return { kind: "operator", action, username };
+  }
+  if (role === undefined || !OPERATOR_ROLES.includes(role)) throw new UsageError(`operator add needs --role: one of ${OPERATOR_ROLES.join(", ")}`);
+  return { kind: "operator", action, username, role, password: password ? passwordOf(password, "PLAYFIELD_OPERATOR_PASSWORD") : null };
 }

@@ -11,6 +11,8 @@ import { runServer, startServerProcess, type ServerProcess } from "./server-proc
  */
 
 const IDENTITY = "/svc.platform.v1.IdentityService";
+const OPERATORS = "/svc.admin.v1.OperatorService";
+const ADMIN_PASSWORD = "operator secret of the test";
 
 /** The value of one series in Prometheus text, 0 when absent. */
 function sample(text: string, series: string): number {
@@ -23,7 +25,7 @@ describe("playfield-server --admin-port N --log-level debug", () => {
   let admin: string;
 
   beforeAll(async () => {
-    server = await startServerProcess(["--admin-port", "0", "--log-level", "debug"]);
+    server = await startServerProcess(["--admin-port", "0", "--log-level", "debug"], { PLAYFIELD_ADMIN_PASSWORD: ADMIN_PASSWORD });
     admin = /^ {2}admin: (http:\/\/\S+)\/metrics/m.exec(server.lines.join("\n"))![1]!;
   }, 30_000);
   afterAll(async () => { await server?.stop(); });
@@ -58,8 +60,22 @@ describe("playfield-server --admin-port N --log-level debug", () => {
     expect(after).toMatch(/^process_resident_memory_bytes /m);
   });
 
-  it("should serve neither /metrics nor /console on the public port", async () => {
+  it("should serve neither /metrics nor /console nor the admin API on the public port", async () => {
     for (const path of ["/metrics", "/console", "/console/"]) expect((await fetch(`${server.url}${path}`)).status, path).toBe(404);
+    const signIn = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }) };
+    expect((await fetch(`${server.url}${OPERATORS}/SignIn`, signIn)).status).toBe(404);
+  });
+
+  it("should sign the operator admin in on the admin port with PLAYFIELD_ADMIN_PASSWORD, and refuse a wrong password", async () => {
+    const signIn = (password: string) => fetch(`${admin}${OPERATORS}/SignIn`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password }),
+    });
+    const accepted = await signIn(ADMIN_PASSWORD);
+    expect(accepted.status).toBe(200);
+    const { token } = (await accepted.json()) as { token: string };
+    const me = await fetch(`${admin}${OPERATORS}/GetMe`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: "{}" });
+    expect(await me.json()).toMatchObject({ username: "admin", role: "admin" });
+    expect(await (await signIn("not the password")).json()).toMatchObject({ code: "unauthenticated" });
   });
 
   it("should answer with x-request-id and write it in the call's JSON log line, with no password or token in the log", async () => {
@@ -85,7 +101,7 @@ describe("playfield-server --admin-port N --log-level debug", () => {
     const banner = server.lines.findIndex((line) => line.startsWith("{"));
     for (const line of server.lines.slice(banner)) expect(() => JSON.parse(line), line).not.toThrow();
     const log = server.lines.join("\n");
-    const secrets = [password, ...[signedUp, signedIn, refreshed].flatMap((auth) => [auth.accessToken!, auth.refreshToken!])];
+    const secrets = [password, ADMIN_PASSWORD, ...[signedUp, signedIn, refreshed].flatMap((auth) => [auth.accessToken!, auth.refreshToken!])];
     for (const secret of secrets) expect(log.includes(secret), "a secret reached the log").toBe(false);
   });
 });

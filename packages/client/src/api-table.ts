@@ -12,7 +12,8 @@ export interface MethodInfo {
   localName: string;
   /** `/svc.platform.v1.IdentityService/GetMe` */
   path: string;
-  auth: AuthLevel;
+  /** The platform's auth level, or `operator` for admin methods that need an operator token. */
+  auth: AuthLevel | "operator";
   /** Name of the answer's message in `shapes`. */
   output: string;
 }
@@ -68,7 +69,7 @@ export function readApiTable(
     for (const method of methods) {
       const [name = "", auth, output = ""] = method.split(":");
       const localName = name[0]!.toLowerCase() + name.slice(1);
-      byName[localName] = { service, name, localName, path: `/${service}/${name}`, auth: auth as AuthLevel, output };
+      byName[localName] = { service, name, localName, path: `/${service}/${name}`, auth: auth as MethodInfo["auth"], output };
     }
   }
   return { services: table, shapes };

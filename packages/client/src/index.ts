@@ -8,6 +8,7 @@
 // Symbols above the line are for users of the SDK.
 export { createClient, type ClientOptions } from "./create-client.js";
 export type { PlayfieldClient, ServiceClient, MethodCall } from "./client-types.js";
+export { createAdminClient, type AdminClientOptions, type PlayfieldAdminClient, type AdminServiceClient, type AdminMethodCall } from "./create-admin-client.js";
 export type { CallOptions } from "./call-options.js";
 export type { ClientAuth, TokensInit, TokenListener } from "./token-session.js";
 export { createMemoryTokenStore, type Tokens, type TokenStore } from "./token-store.js";

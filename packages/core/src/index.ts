@@ -24,6 +24,7 @@ export { ChatService } from "./api/chat-service.js";
 export { SafetyService } from "./api/safety-service.js";
 export { DatastoreService } from "./api/datastore-service.js";
 export * as schemas from "./schemas/index.js";
+export * from "./admin/index.js";
 export { AgeBand, ageBandOf, parseBirthdate } from "./domain/age-band.js";
 export { isoTime } from "./domain/iso-time.js";
 export { isLoopbackHost, normalizePublicUrl, PUBLIC_URL_RULE, publicUrlRefusal } from "./domain/public-url.js";
@@ -71,6 +72,7 @@ export type {
   FriendRequestRow, FollowRow, ProfileRow, GroupRow, GroupMemberRow, SearchTermRow, SearchSourceRow, SearchSegmentRow, SearchSegmentDataRow, StoredNameSegment, NameSegment, AvatarRow, ReportRow,
   DatastoreScope, DatastoreEntryRow, DatastoreHistoryRow, OrderedEntryRow, DatastoreUsageRow, DatastoreUsageShardRow, DatastorePlayerRow,
 } from "./storage/tables/index.js";
+export type { OperatorRow, OperatorSessionRow, AuditRow } from "./storage/tables/index.js";
 export type { ChatMessageRow, ChatConversationRow, ChatReadRow, ChatBucketRow } from "./storage/tables/index.js";
 export type { ExperienceVoteRow, ExperienceFavoriteRow, ExperienceTesterRow, ExperienceTermRow, ContentUploadRow, ContentBlobRow } from "./storage/tables/index.js";
 export type { WalletRow, LedgerRow, LedgerKind, ItemRow, ItemKind, ItemSalesRow, OwnershipRow, OrderRow, TopUpOrderRow, TopUpStatus, PayoutRow, PayoutStatusName, CreatorDailyRow, ExperienceDailyRow, PlayerDayRow } from "./storage/tables/index.js";

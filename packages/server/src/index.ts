@@ -28,6 +28,7 @@ export { createAdminHandler, type AdminRoute, type AdminHandlerOptions } from ".
 export type { ServerMetrics, MethodMetrics } from "./observe/server-metrics.js";
 export { LOG_LEVELS, type Logger, type LogLevel } from "./observe/logger.js";
 export { REQUEST_ID_HEADER, requestIdOf } from "./observe/request-id.js";
+export * from "./admin/index.js";
 
 // Symbols above should be relevant to end users.
 // Symbols below should only be relevant for other libraries (adapters, the test kit).

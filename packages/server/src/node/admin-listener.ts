@@ -1,5 +1,6 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { FetchHandler } from "../routes/fetch-handler.js";
 import { nodeHttpAdapter } from "./node-http-adapter.js";
 
 /** The admin listener on its port. */
@@ -20,7 +21,7 @@ export interface AdminListener {
  * @example
  * const admin = await listenAdmin(createAdminHandler({ routes: [metrics.route] }), { port: 8081 });
  */
-export async function listenAdmin(handle: (request: Request) => Promise<Response>, options: { port: number; host?: string }): Promise<AdminListener> {
+export async function listenAdmin(handle: FetchHandler, options: { port: number; host?: string }): Promise<AdminListener> {
   const host = options.host ?? "127.0.0.1";
   const http = createHttpServer(nodeHttpAdapter({ handle }));
   await new Promise<void>((resolve, reject) => {

@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from "nod
 import type { AddressInfo } from "node:net";
 import { publicUrlRefusal, tables } from "@playfield/core";
 import { createServer, type Server } from "../create-server.js";
+import { createAdminApi } from "../admin/create-admin-api.js";
 import { createAdminHandler, type AdminRoute } from "../observe/admin-handler.js";
 import type { LogLevel } from "../observe/logger.js";
 import type { ServerOptions } from "../server-options.js";
@@ -131,7 +132,8 @@ export class PublicUrlRequiredError extends Error {
 /**
  * Creates a server and starts it listening on a port. With `admin`, the
  * admin listener serves `GET /metrics` (Prometheus metrics made for this
- * server, unless `metrics` is given) before the admin routes; with
+ * server, unless `metrics` is given), then the admin API (`svc.admin.v1`),
+ * then the admin routes; with
  * `logLevel`, JSON log lines go to stdout.
  *
  * @example
@@ -144,7 +146,8 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   const made = admin !== undefined && serverOptions.metrics === undefined ? createPrometheusMetrics({ storage: serverOptions.storage }) : null;
   const log = serverOptions.log ?? (logLevel !== undefined ? createLogger(logLevel) : undefined);
   const server = createServer({ ...serverOptions, ...(made && { metrics: made }), ...(log && { log }) });
-  const routes = [...(made ? [made.route] : []), ...(admin?.routes ?? [])];
+  // Metrics first, then the admin API, then the caller's routes (the console, …).
+  const routes = admin === undefined ? [] : [...(made ? [made.route] : []), createAdminApi({ deps: server.deps }), ...(admin.routes ?? [])];
   const started = await listen(server, { port, host, websocket, sessionSweepMs, ...(admin && { admin: { ...admin, routes } }) });
   return Object.assign(started, { metrics: made });
 }

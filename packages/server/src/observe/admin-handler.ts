@@ -1,4 +1,5 @@
 import { Code, PlayfieldError, codeToHttpStatus, fail, toErrorJson } from "@playfield/core";
+import type { RequestEnv } from "../routes/fetch-handler.js";
 import { levelOfAnswer, redactCredential, type Logger } from "./logger.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.js";
 
@@ -11,7 +12,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.js";
  * const hello: AdminRoute = async (request) =>
  *   new URL(request.url).pathname === "/hello" ? new Response("hello") : undefined;
  */
-export type AdminRoute = (request: Request) => Promise<Response | undefined>;
+export type AdminRoute = (request: Request, env?: RequestEnv) => Promise<Response | undefined>;
 
 /** Options of the admin listener's handler. */
 export interface AdminHandlerOptions {
@@ -33,20 +34,24 @@ export interface AdminHandlerOptions {
  * const admin = createAdminHandler({ routes: [metrics.route] });
  * const response = await admin(new Request("http://admin/metrics"));
  */
-export function createAdminHandler(options: AdminHandlerOptions): (request: Request) => Promise<Response> {
+export function createAdminHandler(options: AdminHandlerOptions): (request: Request, env?: RequestEnv) => Promise<Response> {
   const { routes, log } = options;
   const onInternalError = options.onInternalError ?? (log
     ? (error: unknown, context?: { requestId?: string }) => log.error({ err: error, reqId: context?.requestId }, "internal error")
     : (error: unknown) => console.error("playfield: internal error on the admin listener", error));
-  return async (request) => {
+  return async (request, env) => {
     const started = performance.now();
     const requestId = requestIdOf(request.headers.get(REQUEST_ID_HEADER));
     const path = new URL(request.url).pathname;
+    // The routes see the id this answer will carry (the admin API writes it into the audit log).
+    const headers = new Headers(request.headers);
+    headers.set(REQUEST_ID_HEADER, requestId);
+    const forwarded = new Request(request, { headers });
     let response: Response | undefined;
     let code = "ok";
     try {
       for (const route of routes) {
-        response = await route(request);
+        response = await route(forwarded, env);
         if (response !== undefined) break;
       }
     } catch (error) {

@@ -262,6 +262,8 @@ export const payouts = defineTable<PayoutRow>()({
   indexes: {
     byUser: { key: (row) => [row.userId, row.seq] },
     byRequest: { key: (row) => (row.requestId ? [row.userId, row.requestId] : null), unique: true },
+    /** The admin API's queue of payouts by status, oldest first. */
+    byStatus: { key: (row) => [row.status, row.seq] },
   },
 });
 

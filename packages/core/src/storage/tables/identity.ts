@@ -28,6 +28,8 @@ export interface UserRow {
   settings: AccountSettingsRow;
   /** Raised by every SetAvatar: the headshot URL names it, so caches see a new one. Absent before the first save. */
   avatarVersion?: number;
+  /** Set while an operator's ban holds (admin API): sign-in and refresh are refused. Absent on accounts never banned. */
+  ban?: { at: number; reason: string; operatorId: string } | null;
 }
 
 export const users = defineTable<UserRow>()({

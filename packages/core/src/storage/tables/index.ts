@@ -12,6 +12,7 @@ import * as identity from "./identity.js";
 import * as session from "./session.js";
 import * as social from "./social.js";
 import * as server from "./server.js";
+import * as admin from "./admin.js";
 
 export * from "./catalog.js";
 export * from "./chat.js";
@@ -21,6 +22,7 @@ export * from "./identity.js";
 export * from "./session.js";
 export * from "./social.js";
 export * from "./server.js";
+export * from "./admin.js";
 
 /** Every table, for adapters that create them up front. */
 export const allTables = [
@@ -32,4 +34,5 @@ export const allTables = [
   ...Object.values(datastore),
   ...Object.values(chat),
   ...Object.values(server),
+  ...Object.values(admin),
 ].filter((t): t is import("../port.js").TableDef => typeof t === "object" && t !== null && "primaryKey" in t);

@@ -271,6 +271,8 @@ export interface ReportRow {
   status: "open" | "resolved";
   /** What the operator decided. */
   outcome: string;
+  /** The operator's note on closing it (admin API); absent before. */
+  note?: string;
   createdAt: number;
   resolvedAt: number | null;
 }
@@ -281,5 +283,7 @@ export const reports = defineTable<ReportRow>()({
   indexes: {
     byStatus: { key: (row) => [row.status, row.createdAt] },
     byReporter: { key: (row) => [row.reporterId, row.createdAt] },
+    /** Reports against a player (the admin API's player page). */
+    byTarget: { key: (row) => (row.kind === "player" ? [row.targetUserId, row.createdAt] : null) },
   },
 });

@@ -80,6 +80,8 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
       // An unknown name is checked against a dummy hash: it answers in the time of a wrong password, with the same message.
       const ok = await verifyPassword(deps, req.password, user?.passwordHash ?? null);
       if (!ok || !user) throw fail.unauthenticated("username or password is wrong");
+      // Said only to whoever knows the password: a ban is no one else's business.
+      if (user.ban) throw fail.denied("this account is banned");
       const rehashed = deps.hasher.needsRehash?.(user.passwordHash!) ? await deps.hasher.hash(req.password) : null;
       const { signedIn, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
         await settleSuccess(tx, attempt);
@@ -346,6 +348,7 @@ export const identityService: ServiceImpl<typeof IdentityService> = {
     if (!verifyS256(req.codeVerifier, handoff.codeChallenge)) throw fail.denied("codeVerifier: does not match the code's challenge");
     const { user, deviceId, refreshToken } = await deps.storage.transact(async (tx) => {
       const user = await requireUser(tx, handoff.userId);
+      if (user.ban) throw fail.denied("this account is banned");
       const label = ctx.header("x-svc-client")?.trim().slice(0, 100) || handoff.label;
       const { device, refreshToken } = await openDevice(tx, deps, user.id, label);
       return { user, deviceId: device.id, refreshToken };

@@ -32,19 +32,25 @@ export interface CountedAttempt {
 /** A client with no address (in process, no socket) is one address of its own, so its failures still count per username. */
 const NO_ADDRESS = "-";
 
-function pairBudget(deps: ServerDeps, username: string, address: string | null): Budget {
-  const key = `signin:pair:${usernameKey(username)}:${address ?? NO_ADDRESS}`;
+/** Whose sign-ins a budget counts: players' (`signin`) or operators' (`opsignin`, the admin API), never both in one key. */
+export type SignInRealm = "signin" | "opsignin";
+
+function pairBudget(deps: ServerDeps, username: string, address: string | null, realm: SignInRealm = "signin"): Budget {
+  const key = `${realm}:pair:${usernameKey(username)}:${address ?? NO_ADDRESS}`;
   return { key, rule: deps.config.signInThrottle.perUsernameAndAddress, slowed: false, onSuccess: "clear" };
 }
 
-function usernameBudget(deps: ServerDeps, username: string): Budget {
-  return { key: `signin:user:${usernameKey(username)}`, rule: deps.config.signInThrottle.perUsername, slowed: true, onSuccess: "withdraw" };
+function usernameBudget(deps: ServerDeps, username: string, realm: SignInRealm = "signin"): Budget {
+  return { key: `${realm}:user:${usernameKey(username)}`, rule: deps.config.signInThrottle.perUsername, slowed: true, onSuccess: "withdraw" };
 }
 
-/** A sign-in's budgets: its username from its address, its username from anywhere (slowed), its address for any username. */
-export function signInBudgets(deps: ServerDeps, username: string, address: string | null): Budget[] {
-  const budgets = [pairBudget(deps, username, address), usernameBudget(deps, username)];
-  if (address) budgets.push({ key: `signin:addr:${address}`, rule: deps.config.signInThrottle.perAddress, slowed: false, onSuccess: "withdraw" });
+/**
+ * A sign-in's budgets: its username from its address, its username from anywhere (slowed), its address for any
+ * username. Operators' sign-ins count in budgets of their own, under the same rules.
+ */
+export function signInBudgets(deps: ServerDeps, username: string, address: string | null, realm: SignInRealm = "signin"): Budget[] {
+  const budgets = [pairBudget(deps, username, address, realm), usernameBudget(deps, username, realm)];
+  if (address) budgets.push({ key: `${realm}:addr:${address}`, rule: deps.config.signInThrottle.perAddress, slowed: false, onSuccess: "withdraw" });
   return budgets;
 }
 

@@ -5,16 +5,33 @@ import { realtime, RealtimeCloseCode } from "@playfield/core";
 import { createCors } from "../routes/cors.js";
 import type { ServerDeps } from "../server-deps.js";
 import { createRealtimeEndpoint, type RealtimeEndpointOptions, type RealtimePeer } from "../realtime/realtime-endpoint.js";
+import { createSlicedSweep } from "../realtime/sliced-sweep.js";
 
 /** How long a closing connection may take to answer the close frame. */
 const CLOSE_GRACE_MS = 1000;
+
+/** Connections rechecked in one storage read at most (a slice's visits, usually far fewer). */
+const RECHECK_BATCH = 512;
+
+/** One open connection: its socket, its protocol, and when it was pinged without answering yet (0: it answered). */
+interface Live {
+  ws: WebSocket;
+  peer: RealtimePeer;
+  pingedAt: number;
+}
 
 /** Options of the WebSocket adapter; the endpoint's options plus the transport's own. */
 export interface WebSocketAdapterOptions extends RealtimeEndpointOptions {
   /** The path that upgrades. Default `/realtime`. */
   path?: string;
-  /** How often a connection is pinged (and its device rechecked); one without a pong by the next ping is dropped. Default 30 000 ms. */
+  /**
+   * How often each connection is pinged and its session rechecked (device signed out, account deleted, token
+   * expired: closed with 4001); one without a pong by the next ping is dropped. The pings are spread over the
+   * interval in slices (realtime/sliced-sweep.ts), not sent all at once. Default 30 000 ms.
+   */
   pingIntervalMs?: number;
+  /** The longest a slice of pings and rechecks runs before the event loop gets its turn. Default 2 ms. */
+  sweepSliceMs?: number;
   /** The largest client frame. Default 64 KiB. */
   maxPayloadBytes?: number;
 }
@@ -44,7 +61,31 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
   const path = options.path ?? "/realtime";
   const endpoint = createRealtimeEndpoint(deps, options);
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? realtime.REALTIME_FRAME_MAX_BYTES, perMessageDeflate: false });
-  const live = new Map<WebSocket, { peer: RealtimePeer; alive: boolean }>();
+  // Pings and rechecks, spread over the interval: no pass over every connection at once.
+  let batch: RealtimePeer[] = [];
+  const flush = () => {
+    const peers = batch;
+    batch = [];
+    void endpoint.recheck(peers);
+  };
+  const pingIntervalMs = options.pingIntervalMs ?? 30_000;
+  const live = createSlicedSweep<Live>({
+    intervalMs: pingIntervalMs,
+    sliceBudgetMs: options.sweepSliceMs ?? 2,
+    visit(entry) {
+      const now = performance.now();
+      if (entry.pingedAt !== 0) {
+        // Unanswered: cut, unless the ping is too recent to judge (a late tick brought the visit early).
+        if (now - entry.pingedAt >= pingIntervalMs / 2) entry.ws.terminate();
+        return;
+      }
+      entry.pingedAt = now;
+      entry.ws.ping();
+      // The slice's connections go to storage together, once the slice has run (a microtask after it).
+      if (batch.push(entry.peer) === 1) queueMicrotask(flush);
+      else if (batch.length >= RECHECK_BATCH) flush();
+    },
+  });
 
   // Browsers send no preflight before a WebSocket: the upgrade itself checks the page's origin.
   const cors = createCors(deps.config);
@@ -74,9 +115,9 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
       },
       get bufferedAmount() { return ws.bufferedAmount; },
     });
-    const entry = { peer, alive: true };
-    live.set(ws, entry);
-    ws.on("pong", () => { entry.alive = true; });
+    const entry: Live = { ws, peer, pingedAt: 0 };
+    live.add(entry);
+    ws.on("pong", () => { entry.pingedAt = 0; });
     ws.on("message", (data, isBinary) => {
       if (isBinary) {
         ws.close(RealtimeCloseCode.BadFrame, "a frame is JSON text, not binary");
@@ -87,36 +128,23 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
     // ws has already sent a close frame for a protocol error (1009 for a frame over the limit): cut the socket only once it had time to leave.
     ws.on("error", () => setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref());
     ws.on("close", () => {
-      live.delete(ws);
+      live.delete(entry);
       peer.closed();
     });
   }
 
-  const pinger = setInterval(() => {
-    for (const [ws, entry] of live) {
-      if (!entry.alive) {
-        ws.terminate();
-        continue;
-      }
-      entry.alive = false;
-      ws.ping();
-      void entry.peer.recheck();
-    }
-  }, options.pingIntervalMs ?? 30_000);
-  pinger.unref();
-
   return {
     get size() { return live.size; },
     async close(timeoutMs = CLOSE_GRACE_MS) {
-      clearInterval(pinger);
+      live.stop();
       http.off("upgrade", onUpgrade);
-      for (const ws of live.keys()) ws.close(RealtimeCloseCode.ServiceRestart, "server restarting: connect again");
+      for (const { ws } of live) ws.close(RealtimeCloseCode.ServiceRestart, "server restarting: connect again");
       // Resolves once the last connection has closed (ws counts them).
       const closed = new Promise<void>((resolve) => wss.close(() => resolve()));
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([closed, new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); })]);
       clearTimeout(timer);
-      for (const ws of live.keys()) ws.terminate();
+      for (const { ws } of live) ws.terminate();
       await closed;
     },
   };

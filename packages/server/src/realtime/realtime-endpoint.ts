@@ -5,6 +5,7 @@ import { authorize } from "../rpc/authorize.js";
 import type { ServerDeps } from "../server-deps.js";
 import { presenceFeed } from "../services/presence/feed.js";
 import { defaultMessageHandlers, handleFrame, type HandledFrame, type MessageHandlers } from "./message-handlers.js";
+import { recheckSessions, type RecheckedSession } from "./session-recheck.js";
 
 /*
  * One realtime connection's protocol, apart from any WebSocket library:
@@ -53,14 +54,22 @@ export interface RealtimePeer {
   receive(text: string): void;
   /** The socket closed: leaves the hub. */
   closed(): void;
-  /** Checks that the device is still signed in; closes the connection when not. */
-  recheck(): Promise<void>;
   /** The user, once authenticated. */
   readonly userId: string | null;
+  /** What the connection's token stands on, while it is authenticated and open (null before `ready` and once closed). */
+  readonly session: RecheckedSession | null;
+  /** Closes with 4001 and `reason` if the connection still stands on `checked` (a recheck's verdict). */
+  refuse(checked: RecheckedSession, reason: string): void;
 }
 
 export interface RealtimeEndpoint {
   open(socket: RealtimeSocket): RealtimePeer;
+  /**
+   * Rechecks open connections together (one storage read for the batch):
+   * those whose device was signed out, whose account is gone or whose token
+   * has expired close with 4001. A storage failure closes nothing.
+   */
+  recheck(peers: readonly RealtimePeer[]): Promise<void>;
 }
 
 /** A close reason cut to the 123 bytes of UTF-8 a close frame holds (ws throws on a longer one). */
@@ -89,11 +98,25 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
   const presence = presenceFeed(deps);
 
   return {
+    async recheck(peers) {
+      const sessions: RecheckedSession[] = [];
+      const checked: RealtimePeer[] = [];
+      for (const peer of peers) {
+        const session = peer.session;
+        if (session) { sessions.push(session); checked.push(peer); }
+      }
+      let refusals: (string | null)[];
+      try {
+        refusals = await recheckSessions(deps, sessions);
+      } catch {
+        return;
+      }
+      refusals.forEach((reason, i) => { if (reason !== null) checked[i]!.refuse(sessions[i]!, reason); });
+    },
     open(socket) {
       let state: "waiting" | "authenticating" | "ready" | "closed" = "waiting";
       let userId: string | null = null;
-      let deviceId = "";
-      let authorization = "";
+      let session: RecheckedSession | null = null;
       let pending = 0;
       let frames: RateState | undefined;
       let detach: (() => void) | null = null;
@@ -108,6 +131,7 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
       const close = (code: number, reason: string) => {
         if (state === "closed") return;
         state = "closed";
+        session = null;
         clearTimeout(timer);
         leave();
         socket.close(code, closeReason(reason));
@@ -144,8 +168,7 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
           clearTimeout(timer);
           state = "ready";
           userId = caller.userId;
-          deviceId = caller.deviceId;
-          authorization = `Bearer ${token}`;
+          session = { userId, deviceId: caller.deviceId, expiresAt: caller.claims.exp };
           detach = deps.realtime.attach({ userId, send, sendText });
           send({ type: "ready", userId });
           void presence.opened(userId, send);
@@ -160,8 +183,7 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
         try {
           const caller = await authorize(deps, realtime.REALTIME_AUTH, `Bearer ${token}`);
           if (caller.kind !== "user" || caller.userId !== userId) throw new PlayfieldError(Code.Unauthenticated, "the token is another user's");
-          deviceId = caller.deviceId;
-          authorization = `Bearer ${token}`;
+          session = { userId, deviceId: caller.deviceId, expiresAt: caller.claims.exp };
           send({ type: "ready", userId });
         } catch (reason) {
           const error = PlayfieldError.from(reason);
@@ -172,7 +194,7 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
       /** Handles a frame that needs handlers or storage: its promise settles once its answers are sent. */
       async function dispatch(frame: HandledFrame): Promise<void> {
         try {
-          await handleFrame(handlers, frame, { deps, userId: userId!, deviceId, reply: send });
+          await handleFrame(handlers, frame, { deps, userId: userId!, deviceId: session!.deviceId, reply: send });
         } catch (reason) {
           sendError(reason, frame.type);
         }
@@ -224,8 +246,9 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
         }
       }
 
-      return {
+      const peer: RealtimePeer = {
         get userId() { return userId; },
+        get session() { return session; },
         receive(text) {
           if (state === "closed") return;
           if (maxFrames) {
@@ -248,20 +271,16 @@ export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpoi
         closed() {
           if (state === "closed") return;
           state = "closed";
+          session = null;
           clearTimeout(timer);
           leave();
         },
-        async recheck() {
-          if (state !== "ready") return;
-          try {
-            await authorize(deps, realtime.REALTIME_AUTH, authorization);
-          } catch (reason) {
-            const error = PlayfieldError.from(reason);
-            // Only a refused token ends the connection: an expired access token is refused too, so a client reconnects with a fresh one.
-            if (error.code === Code.Unauthenticated) close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`);
-          }
+        refuse(checked, reason) {
+          // A recheck that read an older session than the connection now stands on (renewed with `auth` meanwhile) closes nothing.
+          if (checked === session) close(RealtimeCloseCode.Unauthenticated, reason);
         },
       };
+      return peer;
     },
   };
 }

@@ -1,10 +1,10 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer, type WebSocket } from "ws";
+import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { realtime, RealtimeCloseCode } from "@playfield/core";
 import { createCors } from "../routes/cors.js";
 import type { ServerDeps } from "../server-deps.js";
-import { createRealtimeEndpoint, type RealtimeEndpointOptions, type RealtimePeer } from "../realtime/realtime-endpoint.js";
+import { createRealtimeEndpoint, type RealtimeEndpointOptions, type RealtimePeer, type RealtimeSocket } from "../realtime/realtime-endpoint.js";
 import { createSlicedSweep } from "../realtime/sliced-sweep.js";
 
 /** How long a closing connection may take to answer the close frame. */
@@ -13,12 +13,36 @@ const CLOSE_GRACE_MS = 1000;
 /** Connections rechecked in one storage read at most (a slice's visits, usually far fewer). */
 const RECHECK_BATCH = 512;
 
-/** One open connection: its socket, its protocol, and when it was pinged without answering yet (0: it answered). */
-interface Live {
-  ws: WebSocket;
-  peer: RealtimePeer;
-  pingedAt: number;
+/** Cuts a socket once a closing one had time to answer the close frame. */
+function cutLater(ws: WebSocket): void {
+  setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
 }
+
+/**
+ * One open connection: the endpoint's socket (a class, so that its methods
+ * are shared by every connection), its protocol, and when it was pinged
+ * without answering yet (0: it answered).
+ */
+class Live implements RealtimeSocket {
+  peer!: RealtimePeer;
+  pingedAt = 0;
+  constructor(readonly ws: WebSocket) {}
+  send(text: string, done: (error?: Error) => void): void {
+    this.ws.send(text, done);
+  }
+  close(code: number, reason: string): void {
+    this.ws.close(code, reason);
+    // A client that does not answer the close (it is not reading) is cut off.
+    cutLater(this.ws);
+  }
+  get bufferedAmount(): number {
+    return this.ws.bufferedAmount;
+  }
+}
+
+const LIVE = Symbol("playfield.live");
+type LiveWebSocket = WebSocket & { [LIVE]: Live };
+const liveOf = (ws: WebSocket) => (ws as LiveWebSocket)[LIVE];
 
 /** Options of the WebSocket adapter; the endpoint's options plus the transport's own. */
 export interface WebSocketAdapterOptions extends RealtimeEndpointOptions {
@@ -105,32 +129,36 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
   };
   http.on("upgrade", onUpgrade);
 
+  // One set of listeners for every connection (each is called with its socket as `this`), not closures per connection.
+  function onPong(this: WebSocket): void {
+    liveOf(this).pingedAt = 0;
+  }
+  function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
+    if (isBinary) {
+      this.close(RealtimeCloseCode.BadFrame, "a frame is JSON text, not binary");
+      return;
+    }
+    liveOf(this).peer.receive(data.toString());
+  }
+  // ws has already sent a close frame for a protocol error (1009 for a frame over the limit): cut the socket only once it had time to leave.
+  function onError(this: WebSocket): void {
+    cutLater(this);
+  }
+  function onClose(this: WebSocket): void {
+    const entry = liveOf(this);
+    live.delete(entry);
+    entry.peer.closed();
+  }
+
   function accept(ws: WebSocket): void {
-    const peer = endpoint.open({
-      send: (text, done) => ws.send(text, done),
-      close: (code, reason) => {
-        ws.close(code, reason);
-        // A client that does not answer the close (it is not reading) is cut off.
-        setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
-      },
-      get bufferedAmount() { return ws.bufferedAmount; },
-    });
-    const entry: Live = { ws, peer, pingedAt: 0 };
+    const entry = new Live(ws);
+    entry.peer = endpoint.open(entry);
+    (ws as LiveWebSocket)[LIVE] = entry;
     live.add(entry);
-    ws.on("pong", () => { entry.pingedAt = 0; });
-    ws.on("message", (data, isBinary) => {
-      if (isBinary) {
-        ws.close(RealtimeCloseCode.BadFrame, "a frame is JSON text, not binary");
-        return;
-      }
-      peer.receive(data.toString());
-    });
-    // ws has already sent a close frame for a protocol error (1009 for a frame over the limit): cut the socket only once it had time to leave.
-    ws.on("error", () => setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref());
-    ws.on("close", () => {
-      live.delete(entry);
-      peer.closed();
-    });
+    ws.on("pong", onPong);
+    ws.on("message", onMessage);
+    ws.on("error", onError);
+    ws.on("close", onClose);
   }
 
   return {

@@ -236,6 +236,13 @@ console.log("");
 console.log("| load generator | CPU (share of a core) | event-loop lag p99 | lag max |");
 console.log("|---|---:|---:|---:|");
 for (const g of generators) console.log(`| ${g.name} | ${((g.cpuSeconds / g.seconds) * 100).toFixed(0)} % | ${ms(g.lagP99Ms)} | ${ms(g.lagMaxMs)} |`);
+const idleLagMax = Math.max(0, ...idleEnd.map((w) => w.lagMaxMs));
+const idleBusy = Math.max(0, ...idleEnd.map((w) => w.cpuSeconds / w.seconds));
+if (idleEnd.length > 0) {
+  console.log("");
+  console.log(`Reading: the idle generators, at most ${(idleBusy * 100).toFixed(0)} % of a core busy, saw their event loops held up to ${ms(idleLagMax)}: `
+    + "on this machine a delay of that size is a process waiting for a core, and the server's stalls and the latencies' tails are read against it.");
+}
 console.log("");
 console.log(instrumentOk
   ? `Instrument check: passed (the measuring process's lag p99 ≤ ${MAX_GENERATOR_LAG_P99_MS} ms, no generator over ${MAX_GENERATOR_BUSY * 100} % of a core): the latencies are the server's.`

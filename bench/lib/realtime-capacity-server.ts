@@ -58,7 +58,8 @@ await server.deps.storage.transact(async (tx) => {
   }
 });
 const idle: string[] = [];
-for (let i = 0; i < IDLE; i++) idle.push((await server.seed.guest()).accessToken);
+// Names of their own: the seeder's random 8 digits collide among 18,000.
+for (let i = 0; i < IDLE; i++) idle.push((await server.seed.guest({ username: `Guest_${10_000_000 + i}` })).accessToken);
 const seeded = memory();
 
 let loop = monitorEventLoopDelay({ resolution: 5 });

@@ -50,8 +50,8 @@ export interface WebSocketAdapterOptions extends RealtimeEndpointOptions {
   path?: string;
   /**
    * How often each connection is pinged and its session rechecked (device signed out, account deleted, token
-   * expired: closed with 4001); one without a pong by the next ping is dropped. The pings are spread over the
-   * interval in slices (realtime/sliced-sweep.ts), not sent all at once. Default 30 000 ms.
+   * expired: closed with 4001); one without a pong by its next turn (at least half an interval later) is dropped.
+   * The pings are spread over the interval in slices (realtime/sliced-sweep.ts), not sent all at once. Default 30 000 ms.
    */
   pingIntervalMs?: number;
   /** The longest a slice of pings and rechecks runs before the event loop gets its turn. Default 2 ms. */

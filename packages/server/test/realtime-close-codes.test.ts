@@ -2,13 +2,15 @@ import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { RealtimeCloseCode } from "@playfield/core";
 import { startServer } from "@playfield/server-memory";
+import { openSocket } from "./realtime-sockets.js";
 
 /*
  * The close codes the WebSocket layer sends itself, before a frame reaches
  * the endpoint (docs/realtime.md, the close-code table): 1002 for a frame
  * that breaks the protocol, 1007 for a text frame that is not UTF-8, 1009
- * for a frame over 64 KiB. Sent over a raw TCP socket, since a WebSocket
- * client library refuses to send such frames.
+ * for a frame over 64 KiB; and a connection that never answers a ping cut
+ * (docs/realtime.md, "Liveness"). Over a raw TCP socket, since a WebSocket
+ * client library refuses to send such frames and answers pings by itself.
  */
 
 /** A socket upgraded to a WebSocket at /realtime, and the bytes the server sends after the upgrade. */
@@ -72,6 +74,27 @@ describe("close codes of the WebSocket layer", () => {
       big.socket.write(frame(0x80 | 0x1, Buffer.alloc(0), 64 * 1024 + 1));
       expect(await closeCode(big.received)).toBe(RealtimeCloseCode.TooBig);
       for (const s of [protocol, utf8, big]) s.socket.destroy();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("liveness", () => {
+  it("should cut a connection that does not answer the server's pings, and keep one that does", async () => {
+    const server = await startServer({ port: 0, websocket: { pingIntervalMs: 100 } });
+    try {
+      const port = Number(new URL(server.url).port);
+      // A raw socket answers nothing; the ws client below answers pings by itself.
+      const silent = await upgraded(port);
+      const ended = new Promise<number>((resolve) => silent.socket.once("close", () => resolve(performance.now())));
+      const answering = await openSocket(server.url);
+      const started = performance.now();
+      // Pinged within an interval, cut at its next turn: two intervals, and slack for a loaded machine.
+      expect(await ended - started).toBeLessThan(2 * 100 + 1_000);
+      expect(silent.received()[0]).toBe(0x89);
+      expect(answering.ws.readyState).toBe(answering.ws.OPEN);
+      answering.ws.close();
     } finally {
       await server.close();
     }

@@ -2,11 +2,13 @@
  * Script runtime figures: script-ticks per second (100 and 1,000 scripts,
  * hashing included) against bare QuickJS calls of the same handler, the
  * cost of metering, memory per loaded script and the load time of a
- * 1,000-line script.
+ * 1,000-line script; the same ticks with the engines in worker threads
+ * (what the command line runs) against the engines in this thread.
  *
  *   node --conditions=@playfield/source --import tsx bench/script-runtime.bench.ts
  */
 import { createScriptRuntime } from "@playfield/script-runtime";
+import { workerEngines } from "@playfield/script-runtime/node";
 import { ticksPerSecond } from "./lib/script-ticks.js";
 import { newQuickJSWASMModuleFromVariant, RELEASE_SYNC } from "quickjs-emscripten";
 
@@ -39,6 +41,12 @@ const t1000 = await ticksPerSecond(SMALL, 1000, 30);
 const bareCalls = await bareCallsPerSecond(20_000);
 rows.push(`| script-ticks/s, 100 scripts (target 50,000) | ${t100.toFixed(0)} | ${bareCalls.toFixed(0)} bare QuickJS calls/s | ${(t100 / bareCalls).toFixed(2)} |`);
 rows.push(`| script-ticks/s, 1,000 scripts (target 50,000) | ${t1000.toFixed(0)} | ${bareCalls.toFixed(0)} bare QuickJS calls/s | ${(t1000 / bareCalls).toFixed(2)} |`);
+
+// The same ticks with the engines in worker threads: one round trip to a worker per script and tick.
+const w100 = await ticksPerSecond(SMALL, 100, 200, "js", workerEngines());
+const w1000 = await ticksPerSecond(SMALL, 1000, 30, "js", workerEngines());
+rows.push(`| script-ticks/s in worker threads, 100 scripts | ${w100.toFixed(0)} | ${t100.toFixed(0)} in this thread | ${(w100 / t100).toFixed(2)} |`);
+rows.push(`| script-ticks/s in worker threads, 1,000 scripts | ${w1000.toFixed(0)} | ${t1000.toFixed(0)} in this thread | ${(w1000 / t1000).toFixed(2)} |`);
 
 // Metering: the same CPU-heavy work metered by the runtime vs. a bare QuickJS context.
 const HEAVY = "let x = 0; for (let i = 0; i < 2000000; i++) { x = (x + i * 7) % 1000003 } this.state.x = x;";

@@ -34,23 +34,30 @@ async function main(): Promise<void> {
     return;
   }
   if (args.command.kind !== "serve") return moveWorld(args.command, args.storage);
-  const [{ startServer, PublicUrlRequiredError }, { addDemoContent }, { storedSigningKeys, createStorageBlobStore, createSystemClock }] = await Promise.all([
+  const [{ startServer, AdminPortInUseError, createLogger }, { addDemoContent }, { storedSigningKeys, createStorageBlobStore, createSystemClock }] = await Promise.all([
     import("@playfield/server/node"), import("./demo-content.js"), import("@playfield/server"),
   ]);
   const { storage, close: closeStorage } = await openStorage(args.storage);
   const shared = args.redis ? await openRedis(args.redis) : null;
   const clock = createSystemClock();
+  // JSON lines on stdout, after the human banner; the banner stays the first thing printed.
+  const log = createLogger(args.logLevel);
   // Keys and blobs live in the storage, so a persistent storage keeps tokens and uploads across restarts.
   const keys = await storedSigningKeys(storage, clock);
   const server = await startServer({
     storage, clock, keys, blobs: createStorageBlobStore(storage), port: args.port, host: args.host, environment: args.environment,
     ...(args.publicUrl ? { publicUrl: args.publicUrl } : {}), ...(args.accountCreationLimit !== null ? { accountCreationLimit: args.accountCreationLimit } : {}), webOrigins: args.webOrigins, trustedProxies: args.trustedProxies,
+    log, ...(args.adminPort !== null ? { admin: { port: args.adminPort, host: args.adminHost } } : {}),
     ...shared?.options,
   })
     .catch((error: NodeJS.ErrnoException) => {
-      if (error instanceof PublicUrlRequiredError) throw new StartError(error.message);
+      if (error instanceof AdminPortInUseError) {
+        throw new StartError(`${error.message}. Choose another with --admin-port N or PLAYFIELD_ADMIN_PORT=N (0 picks a free one), or --admin-port off for none.`);
+      }
       if (error.code !== "EADDRINUSE") throw error;
-      const next = args.port === 65_535 ? 8080 : args.port + 1;
+      // Past the admin port when it is the default one above: another server there holds both.
+      const step = args.adminPort === args.port + 1 ? 2 : 1;
+      const next = args.port + step > 65_535 ? 8080 : args.port + step;
       return fail(`port ${args.port} on ${args.host} is already in use (another playfield-server?). `
         + `Choose another with --port ${next} or PORT=${next}; --port 0 picks a free one.`, FAILURE_EXIT);
     });
@@ -58,9 +65,11 @@ async function main(): Promise<void> {
   console.log(`Playfield server (${args.environment}, ${describe(args.storage)}, pid ${process.pid}) listening on ${server.url}`);
   console.log(`  health: ${server.url}/healthz   ready: ${server.url}/readyz   keys: ${server.url}/.well-known/jwks.json${args.demo ? "   demo: 3 public experiences" : ""}`);
   if (server.deps.config.publicUrl !== server.url) console.log(`  players are handed URLs at ${server.deps.config.publicUrl}`);
+  if (server.admin) console.log(`  admin: ${server.admin.url}/metrics (Prometheus)${isLoopbackUrl(server.admin.url) ? ", this machine only" : ""}; never on the public port`);
   if (args.environment !== "production") console.log(`  ${args.environment} mode: loopback web pages allowed, sandbox top-ups paid with no money, a cheaper password hash; not for players`);
   if (args.redis) console.log(`  shared with the other processes on this database through Redis at ${redact(args.redis.url)} (keys under ${args.redis.keyPrefix})`);
   else if (args.storage.kind === "postgres") console.log("  single process: realtime events and presence stay in this process; to run several on this database, add --redis-url (docs/deploy.md)");
+  log.info({ url: server.url, admin: server.admin?.url ?? null, environment: args.environment, storage: describe(args.storage) }, "listening");
 
   let stopping = 0;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -72,6 +81,7 @@ async function main(): Promise<void> {
         return;
       }
       stopping = performance.now();
+      log.info({ signal }, "shutting down");
       console.log(`${signal}: shutting down (up to ${args.shutdownTimeoutMs / 1000} s for what is under way; ${signal === "SIGINT" ? "Ctrl-C again" : "a second signal"} stops at once)`);
       void server.close({ timeoutMs: args.shutdownTimeoutMs })
         // After the WebSockets closed: the other processes hear at once that this one's users left.
@@ -152,6 +162,11 @@ async function openRedis(choice: RedisChoice): Promise<{ options: Partial<StartS
     },
     close: () => redis.close(),
   };
+}
+
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "[::1]" || host.startsWith("127.");
 }
 
 function describe(choice: StorageChoice): string {

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
+import { normalizePublicUrl, PUBLIC_URL_RULE, publicUrlRefusal } from "@playfield/core";
 
 /** What `playfield-server --help` prints. */
 export const USAGE = `Usage: playfield-server [options]
@@ -44,11 +45,18 @@ Options:
   --account-creation-limit N  accounts (sign-ups and guests) one client address may create per hour; 0 for no
                       limit, as load tests and test suites need (default: $PLAYFIELD_ACCOUNT_CREATION_LIMIT, else 30)
   --demo              start with a demo creator and a few public experiences to list and join (implies --dev)
+  --admin-port N|off  the admin listener's port: /metrics (Prometheus), and the admin API and console; never
+                      the public port (default: $PLAYFIELD_ADMIN_PORT, else --port + 1, as 8081 beside 8080;
+                      a free one with --port 0); off for none
+  --admin-host HOST   the address the admin listener listens on (default: $PLAYFIELD_ADMIN_HOST, else
+                      127.0.0.1: this machine alone)
+  --log-level LEVEL   JSON log lines on stdout at this level and above: fatal, error, warn, info, debug (a line
+                      per request), trace or silent (default: $PLAYFIELD_LOG_LEVEL, else info)
   --shutdown-timeout S  on SIGTERM or Ctrl-C, how long requests, WebSockets and transactions under way
                       may take to finish before they are cut, in seconds (default: 10)
   -h, --help          print this and exit
 
-Environment: PORT, HOST, PLAYFIELD_PUBLIC_URL, DATABASE_URL, DATABASE_LISTEN_URL, DATABASE_PREPARE, DATABASE_POOL_SIZE,
+Environment: PORT, HOST, PLAYFIELD_PUBLIC_URL, PLAYFIELD_ADMIN_PORT, PLAYFIELD_ADMIN_HOST, PLAYFIELD_LOG_LEVEL, DATABASE_URL, DATABASE_LISTEN_URL, DATABASE_PREPARE, DATABASE_POOL_SIZE,
 REDIS_URL, and PLAYFIELD_ENV (production, development or test; production when unset). The first line printed
 names the mode. Stop it with Ctrl-C or SIGTERM: it stops accepting connections, answers
 503 on /readyz, lets what is under way finish, closes WebSockets with 1012 and exits 0; a second Ctrl-C
@@ -77,7 +85,16 @@ export interface ServerArgs {
   redis: RedisChoice | null;
   /** How long a graceful shutdown may take, in ms. */
   shutdownTimeoutMs: number;
+  /** The admin listener's port; null: none. */
+  adminPort: number | null;
+  adminHost: string;
+  /** The least severe level of the log lines written. */
+  logLevel: LogLevel;
 }
+
+/** pino's levels, as --log-level takes them (the server's LOG_LEVELS; not imported, so that --help stays fast). */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The server's mode: its defaults for CORS, payments, hashing cost and checks. */
 export type Environment = "production" | "development" | "test";
@@ -156,6 +173,9 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
         "redis-url": { type: "string" },
         "redis-prefix": { type: "string" },
         "shutdown-timeout": { type: "string" },
+        "admin-port": { type: "string" },
+        "admin-host": { type: "string" },
+        "log-level": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -172,7 +192,8 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
   let command: ServerArgs["command"] = { kind: "serve" };
   if (worldCommand) {
     if (positionals.length !== 1 || positionals[0] === "") throw new UsageError(`${worldCommand} needs one FILE, such as: playfield-server ${worldCommand} world.jsonl --data-dir ./data`);
-    const serving = (["port", "host", "public-url", "account-creation-limit", "dev", "web-origin", "demo", "shutdown-timeout", "redis-url", "redis-prefix"] as const).find((name) => values[name] !== undefined);
+    const serving = (["port", "host", "public-url", "account-creation-limit", "dev", "web-origin", "demo", "shutdown-timeout", "redis-url", "redis-prefix",
+      "admin-port", "admin-host"] as const).find((name) => values[name] !== undefined);
     if (serving) throw new UsageError(`--${serving} is an option of the server, not of ${worldCommand}`);
     if (storage.kind === "memory") {
       throw new UsageError(`${worldCommand} needs --data-dir or --database-url (or DATABASE_URL): ${worldCommand === "export"
@@ -183,12 +204,19 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
   }
   const host = values.host ?? env.HOST ?? "127.0.0.1";
   if (host === "") throw new UsageError("--host needs an address");
+  const publicUrl = publicUrlOf(values["public-url"], env.PLAYFIELD_PUBLIC_URL);
+  // Refused before any storage opens: a flag's mistake, like any other.
+  const refusal = command.kind === "serve" ? publicUrlRefusal(host, publicUrl) : null;
+  if (refusal !== null) throw new UsageError(refusal);
+  const port = values.port !== undefined ? portOf(values.port, "--port") : env.PORT ? portOf(env.PORT, "PORT") : 8080;
+  const adminHost = values["admin-host"] ?? (env.PLAYFIELD_ADMIN_HOST || "127.0.0.1");
+  if (adminHost === "") throw new UsageError("--admin-host needs an address");
   return {
     help: values.help ?? false,
     command,
-    port: values.port !== undefined ? portOf(values.port, "--port") : env.PORT ? portOf(env.PORT, "PORT") : 8080,
+    port,
     host,
-    publicUrl: publicUrlOf(values["public-url"], env.PLAYFIELD_PUBLIC_URL),
+    publicUrl,
     accountCreationLimit: accountCreationLimitOf(values["account-creation-limit"], env.PLAYFIELD_ACCOUNT_CREATION_LIMIT),
     environment: environmentOf(values.dev === true || values.demo === true, env.PLAYFIELD_ENV),
     webOrigins: (values["web-origin"] ?? []).map(originOf),
@@ -197,7 +225,29 @@ export function parseServerArgs(argv: readonly string[], env: Record<string, str
     storage,
     redis: redisOf(storage, values["redis-url"], env.REDIS_URL, values["redis-prefix"]),
     shutdownTimeoutMs: values["shutdown-timeout"] !== undefined ? secondsOf(values["shutdown-timeout"], "--shutdown-timeout") * 1000 : 10_000,
+    adminPort: adminPortOf(values["admin-port"], env.PLAYFIELD_ADMIN_PORT, port),
+    adminHost,
+    logLevel: logLevelOf(values["log-level"], env.PLAYFIELD_LOG_LEVEL),
   };
+}
+
+/** A port or `off`; by default the public port + 1 (Nakama's API and console sit so), a free one beside a free one. */
+function adminPortOf(flag: string | undefined, envValue: string | undefined, port: number): number | null {
+  const value = flag ?? (envValue || undefined);
+  if (value === undefined) return port === 0 ? 0 : port === 65_535 ? 65_534 : port + 1;
+  if (value === "off") return null;
+  const from = flag !== undefined ? "--admin-port" : "PLAYFIELD_ADMIN_PORT";
+  if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new UsageError(`${from} must be a port from 0 to 65535, or off, got ${JSON.stringify(value)}`);
+  if (Number(value) === port && port !== 0) throw new UsageError(`${from} must differ from --port (${port}): the admin listener never shares the public port`);
+  return Number(value);
+}
+
+/** One of pino's levels; info by default. */
+function logLevelOf(flag: string | undefined, envValue: string | undefined): LogLevel {
+  const value = flag ?? (envValue || undefined);
+  if (value === undefined) return "info";
+  if ((LOG_LEVELS as readonly string[]).includes(value)) return value as LogLevel;
+  throw new UsageError(`${flag !== undefined ? "--log-level" : "PLAYFIELD_LOG_LEVEL"} must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(value)}`);
 }
 
 /** A whole number of 0 or more; the flag over the variable; null: the server's default. */
@@ -217,21 +267,13 @@ function environmentOf(dev: boolean, envValue: string | undefined): Environment 
   throw new UsageError(`PLAYFIELD_ENV must be production, development or test, got ${JSON.stringify(envValue)}`);
 }
 
-/** An http(s) URL with no query, fragment or credentials; kept without a trailing slash. */
+/** The public URL from the flag or the environment, by the core's rule. */
 function publicUrlOf(flag: string | undefined, envValue: string | undefined): string | null {
   const text = flag ?? (envValue || undefined);
   if (text === undefined) return null;
-  const from = flag !== undefined ? "--public-url" : "PLAYFIELD_PUBLIC_URL";
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    // refused below
-  }
-  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-    throw new UsageError(`${from} must be an http:// or https:// URL with no query, such as https://play.example; got ${JSON.stringify(text)}`);
-  }
-  return url.href.replace(/\/$/, "");
+  const url = normalizePublicUrl(text);
+  if (url === null) throw new UsageError(`${flag !== undefined ? "--public-url" : "PLAYFIELD_PUBLIC_URL"} must be ${PUBLIC_URL_RULE}; got ${JSON.stringify(text)}`);
+  return url;
 }
 
 /**
@@ -249,7 +291,7 @@ function npmSwallowedHint(message: string, env: Record<string, string | undefine
 
 /** The flags that take a value (those npm can take for itself). */
 const SERVER_FLAGS = new Set(["port", "host", "public-url", "account-creation-limit", "web-origin", "trusted-proxy", "data-dir", "database-url", "database-schema", "database-listen-url",
-  "database-prepare", "database-pool-size", "redis-url", "redis-prefix", "shutdown-timeout"]);
+  "database-prepare", "database-pool-size", "redis-url", "redis-prefix", "shutdown-timeout", "admin-port", "admin-host", "log-level"]);
 
 /** The flags choose; DATABASE_URL counts only when neither is given. */
 function storageOf(dataDir: string | undefined, databaseUrl: string | undefined, envUrl: string | undefined, schema: string | undefined): StorageChoice {

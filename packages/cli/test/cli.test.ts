@@ -1,16 +1,19 @@
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseServerArgs, UsageError } from "../src/server-args.js";
 import { runServer, startServerProcess } from "./server-process.js";
 
 describe("playfield-server's arguments", () => {
   it("should read PORT and HOST as defaults, and the options over them", () => {
-    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", publicUrl: null, accountCreationLimit: null, environment: "production", webOrigins: [], trustedProxies: [], demo: false, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
-    expect(parseServerArgs([], { PORT: "9000", HOST: "0.0.0.0" })).toMatchObject({ port: 9000, host: "0.0.0.0" });
+    expect(parseServerArgs([], {})).toEqual({ help: false, command: { kind: "serve" }, port: 8080, host: "127.0.0.1", publicUrl: null, accountCreationLimit: null, environment: "production", webOrigins: [], trustedProxies: [], demo: false, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000, adminPort: 8081, adminHost: "127.0.0.1", logLevel: "info" });
+    expect(parseServerArgs([], { PORT: "9000", HOST: "0.0.0.0", PLAYFIELD_PUBLIC_URL: "https://play.example" })).toMatchObject({ port: 9000, host: "0.0.0.0" });
     expect(parseServerArgs(["--shutdown-timeout", "2.5"], {}).shutdownTimeoutMs).toBe(2_500);
     expect(parseServerArgs(["--trusted-proxy", "10.0.0.2", "--trusted-proxy", "fd00::1"], {}).trustedProxies).toEqual(["10.0.0.2", "fd00::1"]);
     expect(parseServerArgs(["--port", "0", "--web-origin", "https://game.example", "--web-origin", "http://localhost:3000", "--demo"], { PORT: "9000" }))
-      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", publicUrl: null, accountCreationLimit: null, environment: "development", webOrigins: ["https://game.example", "http://localhost:3000"], trustedProxies: [], demo: true, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000 });
+      .toEqual({ help: false, command: { kind: "serve" }, port: 0, host: "127.0.0.1", publicUrl: null, accountCreationLimit: null, environment: "development", webOrigins: ["https://game.example", "http://localhost:3000"], trustedProxies: [], demo: true, storage: { kind: "memory" }, redis: null, shutdownTimeoutMs: 10_000, adminPort: 0, adminHost: "127.0.0.1", logLevel: "info" });
   });
 
   it("should run in production unless --dev, --demo or PLAYFIELD_ENV say otherwise", () => {
@@ -104,6 +107,16 @@ describe("playfield-server's arguments", () => {
     expect(parseServerArgs(["--data-dir", "./data"], { REDIS_URL: redis }).redis).toBeNull();
   });
 
+  it("should put the admin listener beside the public port unless told, and log at info unless told", () => {
+    const admin = (argv: string[], env = {}) => { const a = parseServerArgs(argv, env); return [a.adminPort, a.adminHost, a.logLevel]; };
+    expect(admin(["--port", "9000"])).toEqual([9001, "127.0.0.1", "info"]);
+    expect(admin(["--port", "0"])).toEqual([0, "127.0.0.1", "info"]);
+    expect(admin(["--port", "65535"])).toEqual([65534, "127.0.0.1", "info"]);
+    expect(admin(["--admin-port", "9100", "--admin-host", "0.0.0.0", "--log-level", "debug"])).toEqual([9100, "0.0.0.0", "debug"]);
+    expect(admin([], { PLAYFIELD_ADMIN_PORT: "off", PLAYFIELD_ADMIN_HOST: "10.0.0.5", PLAYFIELD_LOG_LEVEL: "warn" })).toEqual([null, "10.0.0.5", "warn"]);
+    expect(admin(["--admin-port", "9100", "--log-level", "error"], { PLAYFIELD_ADMIN_PORT: "off", PLAYFIELD_LOG_LEVEL: "warn" })).toEqual([9100, "127.0.0.1", "error"]);
+  });
+
   it("should refuse what it does not know, and bad values, naming them", () => {
     const refusal = (argv: string[], env = {}) => {
       try {
@@ -121,6 +134,11 @@ describe("playfield-server's arguments", () => {
     expect(refusal([], { PORT: "http" })).toBe('PORT must be a port from 0 to 65535, got "http"');
     expect(refusal(["--web-origin", "https://game.example/"])).toMatch(/^--web-origin must be an origin/);
     expect(refusal(["--host", ""])).toBe("--host needs an address");
+    expect(refusal(["--admin-port", "on"])).toBe('--admin-port must be a port from 0 to 65535, or off, got "on"');
+    expect(refusal([], { PLAYFIELD_ADMIN_PORT: "70000" })).toBe('PLAYFIELD_ADMIN_PORT must be a port from 0 to 65535, or off, got "70000"');
+    expect(refusal(["--port", "9000", "--admin-port", "9000"])).toBe("--admin-port must differ from --port (9000): the admin listener never shares the public port");
+    expect(refusal(["--admin-host", ""])).toBe("--admin-host needs an address");
+    expect(refusal(["--log-level", "verbose"])).toBe('--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"');
     expect(refusal(["--trusted-proxy", "lb.internal"])).toBe('--trusted-proxy must be an IP address (the proxy\'s, as the server sees its connections), got "lb.internal"');
     expect(refusal(["--data-dir", "d", "--database-url", "postgres://h/db"])).toMatch(/^--data-dir and --database-url cannot be used together/);
     expect(refusal(["--database-url", "mysql://u:secret@h/db"])).toBe('--database-url must be a postgres:// or postgresql:// URL, got "mysql://u:***@h/db"');
@@ -204,9 +222,12 @@ describe("playfield-server (the command behind npm start)", () => {
     }
   }, 60_000);
 
-  it("should refuse to serve beyond loopback without a public URL, saying what to set", async () => {
-    const { code, stderr } = await runServer(["--host", "0.0.0.0"]);
-    expect(code).toBe(1);
+  it("should refuse to serve beyond loopback without a public URL, saying what to set, before opening the storage", async () => {
+    // A data folder named but never made: the refusal comes before the storage opens.
+    const dataDir = join(tmpdir(), `playfield-never-${process.pid}`);
+    const { code, stderr } = await runServer(["--host", "0.0.0.0", "--data-dir", dataDir]);
+    expect(existsSync(dataDir)).toBe(false);
+    expect(code).toBe(2);
     expect(stderr).toMatch(/^playfield-server: listening on 0\.0\.0\.0 serves beyond loopback: set the address players reach the server at \(--public-url or PLAYFIELD_PUBLIC_URL/);
   }, 30_000);
 
@@ -217,7 +238,7 @@ describe("playfield-server (the command behind npm start)", () => {
     expect(stderr).toBe("playfield-server: cannot open the storage (on PostgreSQL at postgres://postgres:***@127.0.0.1:1/x, schema public): connect ECONNREFUSED 127.0.0.1:1\n");
   }, 30_000);
 
-  it("should say which port is taken and how to choose another", async () => {
+  it("should say which port is taken and how to choose another, past the admin port another server would hold", async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const port = (taken.address() as { port: number }).port;
@@ -225,7 +246,7 @@ describe("playfield-server (the command behind npm start)", () => {
       const { code, stderr } = await runServer([], { PORT: String(port) });
       expect(code).toBe(1);
       expect(stderr).toBe(`playfield-server: port ${port} on 127.0.0.1 is already in use (another playfield-server?). `
-        + `Choose another with --port ${port + 1} or PORT=${port + 1}; --port 0 picks a free one.\n`);
+        + `Choose another with --port ${port + 2} or PORT=${port + 2}; --port 0 picks a free one.\n`);
     } finally {
       taken.close();
     }

@@ -8,6 +8,7 @@ export { PlayersSetting } from "./policy/players-setting.js";
 export type { ModerationHook, ModerationVerdict } from "./policy/moderation.js";
 export type { Principal } from "./policy/principal.js";
 export type { ModuleSource } from "./engine/sandbox.js";
+export type { ScriptEngines, ScriptEnginesFactory, EngineSettings, LoadSpec, StepResult } from "./engine/script-engines.js";
 export { stateHash, nextChain, GENESIS_CHAIN } from "./state/state-hash.js";
 export { createGameKinds } from "./kinds/create-game-kinds.js";
 export type { GameKindsOptions, GameKindsWithWorld } from "./kinds/create-game-kinds.js";

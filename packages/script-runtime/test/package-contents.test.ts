@@ -42,7 +42,7 @@ describe("npm pack of @playfield/script-runtime", () => {
     expect(files.filter((f) => !/^(src|dist)\//.test(f))).toEqual(["LICENSE", "README.md", "bin/playfield-scripts.js", "package.json"]);
     const built = files.filter((f) => f.startsWith("dist/") && !f.endsWith(".map"));
     expect(built.filter((f) => !f.includes("/chunk-") && !/\/(run-command-line|mcp-server)-\w+\.js$/.test(f)))
-      .toEqual(["dist/cli.js", "dist/index.cjs", "dist/index.js", "dist/node.cjs", "dist/node.js"]);
+      .toEqual(["dist/cli.js", "dist/engine-worker.js", "dist/index.cjs", "dist/index.js", "dist/node.cjs", "dist/node.js"]);
     expect(built.filter((f) => f.endsWith(".cjs") && f.includes("cli"))).toEqual([]);
     expect(files.filter((f) => f.startsWith("src/") && !f.endsWith(".ts"))).toEqual([]);
   }, 60_000);

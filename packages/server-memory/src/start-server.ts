@@ -16,6 +16,6 @@ export type StartedServer = Listening<MemoryServer>;
  * await server.close();
  */
 export async function startServer(options: StartServerOptions = {}): Promise<StartedServer> {
-  const { port, host, websocket, sessionSweepMs, ...serverOptions } = options;
-  return listen(createMemoryServer(serverOptions), { port, host, websocket, sessionSweepMs });
+  const { port, host, websocket, sessionSweepMs, admin, ...serverOptions } = options;
+  return listen(createMemoryServer(serverOptions), { port, host, websocket, sessionSweepMs, ...(admin && { admin }) });
 }

@@ -69,10 +69,13 @@ export interface ServerOperator {
 export function createServer(options: ServerOptions): Server {
   const config = resolveConfig(options);
   const clock = options.clock ?? createSystemClock();
-  const onInternalError = options.onInternalError ?? ((error: unknown) => console.error("playfield: internal error", error));
+  const { log, metrics } = options;
+  const onInternalError = options.onInternalError ?? (log
+    ? (error: unknown, context?: { requestId?: string }) => log.error({ err: error, ...(context?.requestId !== undefined && { reqId: context.requestId }) }, "internal error")
+    : (error: unknown) => console.error("playfield: internal error", error));
   // Services use the storage through the lifecycle, which counts transactions so a shutdown lets them finish.
   // Idle (a shutdown) writes the datastore calls counted in memory.
-  const { lifecycle, storage } = createLifecycle(options.storage, options.readinessChecks, () => flushCounts(deps));
+  const { lifecycle, storage } = createLifecycle(options.storage, options.readinessChecks, () => flushCounts(deps), metrics);
   const { hasher, gate: hashing } = gateHasher(options.hasher ?? createScryptHasher(), config.passwordHashing);
   const deps: ServerDeps = {
     clock,
@@ -91,11 +94,13 @@ export function createServer(options: ServerOptions): Server {
     sequence: createSequence(clock),
     hashSecret: hashToken,
     onInternalError,
+    ...(metrics && { metrics }),
+    ...(log && { log }),
   };
   const rawRoutes: RawRoute[] = [serverRoutes(deps, lifecycle), ...serviceRoutes(deps), adminReportsRoute(deps, options.operatorToken)];
   const rpc = createRpcHandler(deps, createRouter(implementations), onInternalError);
   const cors = createCors(config);
-  const respond = createResponder(rpc, rawRoutes, cors, onInternalError);
+  const respond = createResponder(rpc, rawRoutes, cors, onInternalError, { metrics, log });
   const handle = createFetchHandler(respond);
   return {
     handle,

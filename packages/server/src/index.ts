@@ -24,6 +24,10 @@ export type { QueuedReport, ReportsOperator } from "./services/safety/operator.j
 export type { EconomyOperator } from "./services/economy/operator.js";
 export type { SessionSettings } from "./services/session/settings.js";
 export type { ServerConfig, ServerDeps } from "./server-deps.js";
+export { createAdminHandler, type AdminRoute, type AdminHandlerOptions } from "./observe/admin-handler.js";
+export type { ServerMetrics, MethodMetrics } from "./observe/server-metrics.js";
+export { LOG_LEVELS, type Logger, type LogLevel } from "./observe/logger.js";
+export { REQUEST_ID_HEADER, requestIdOf } from "./observe/request-id.js";
 
 // Symbols above should be relevant to end users.
 // Symbols below should only be relevant for other libraries (adapters, the test kit).

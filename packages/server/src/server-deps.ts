@@ -10,6 +10,8 @@ import type { BlobStore } from "./ports/blob-store.js";
 import type { PaymentProvider } from "./ports/payments/payment-provider.js";
 import type { SessionSettings } from "./services/session/settings.js";
 import type { Sequence } from "./services/economy/ledger.js";
+import type { ServerMetrics } from "./observe/server-metrics.js";
+import type { Logger } from "./observe/logger.js";
 
 
 /** What the server is configured with. Every value has a documented default. */
@@ -77,6 +79,10 @@ export interface ServerDeps {
   sequence: Sequence;
   /** Hashes an opaque token for storage (SHA-256, hex). */
   hashSecret(secret: string): string;
-  /** Told every failure no caller hears of: calls that answered `internal`, and background work (announcements, sweeps). */
-  onInternalError(error: unknown): void;
+  /** Told every failure no caller hears of: calls that answered `internal` (with the request's id), and background work (announcements, sweeps). */
+  onInternalError(error: unknown, context?: { requestId?: string }): void;
+  /** Where realtime and storage figures go; absent: nothing is measured. */
+  metrics?: ServerMetrics;
+  /** Where log lines go; absent: none is written. */
+  log?: Logger;
 }

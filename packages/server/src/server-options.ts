@@ -1,5 +1,7 @@
-import { DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, type ChatFilter, type Clock, type DatastoreLimits, type RateRule, type Storage, type TokenLifetimes } from "@playfield/core";
+import { DEFAULT_DATASTORE_LIMITS, DEFAULT_LIFETIMES, normalizePublicUrl, PUBLIC_URL_RULE, type ChatFilter, type Clock, type DatastoreLimits, type RateRule, type Storage, type TokenLifetimes } from "@playfield/core";
 import type { SigningKey } from "./crypto/signing-key.js";
+import type { Logger } from "./observe/logger.js";
+import type { ServerMetrics } from "./observe/server-metrics.js";
 import type { ReadinessCheck } from "./lifecycle/readiness.js";
 import type { BlobStore } from "./ports/blob-store.js";
 import type { IdGenerator } from "./ports/ids.js";
@@ -87,8 +89,22 @@ export interface ServerOptions {
   datastore?: Partial<DatastoreLimits>;
   /** Dependencies `/readyz` checks besides the storage (which it always checks), such as a Redis connection. Default none. */
   readinessChecks?: readonly ReadinessCheck[];
-  /** Called with every failure that answered `internal`, and every failure of background work (presence announcements, session sweeps, realtime handlers). Default: console.error. */
-  onInternalError?: (error: unknown) => void;
+  /**
+   * Called with every failure that answered `internal` (with its request's id), and every failure of background work
+   * (presence announcements, session sweeps, realtime handlers). Default: an `error` line of `log`, else console.error.
+   */
+  onInternalError?: (error: unknown, context?: { requestId?: string }) => void;
+  /**
+   * Where per-call metrics go (calls, latency, realtime, storage): `createPrometheusMetrics()` of
+   * `@playfield/server/node`, served at `/metrics` on the admin listener. Default none: nothing measured.
+   */
+  metrics?: ServerMetrics;
+  /**
+   * Where log lines go: a pino logger (or any with its methods), such as `createLogger("debug")` of
+   * `@playfield/server/node`. One line per request at `debug`, failures at `warn` and `error`, each with its
+   * request id (docs/operators.md, "Logs"). Default none: the server writes no line.
+   */
+  log?: Logger;
 }
 
 /**
@@ -96,11 +112,9 @@ export interface ServerOptions {
  * trailing slash. The command checks the same before importing the server (cli/src/server-args.ts), so --help stays fast.
  */
 function publicUrlOf(text: string): string {
-  const url = URL.canParse(text) ? new URL(text) : null;
-  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-    throw new TypeError(`publicUrl must be an http:// or https:// URL with no query or credentials, such as https://play.example; got ${JSON.stringify(text)}`);
-  }
-  return url.href.replace(/\/$/, "");
+  const url = normalizePublicUrl(text);
+  if (url === null) throw new TypeError(`publicUrl must be ${PUBLIC_URL_RULE}; got ${JSON.stringify(text)}`);
+  return url;
 }
 
 /** The default password-guessing budgets (docs/identity.md). */

@@ -54,7 +54,8 @@ describe.each(TRANSPORTS)("CORS (%s)", (kind) => {
 
     const allowed = await call({ origin: GAME });
     expect(allowed.status).toBe(200);
-    expect(corsHeaders(allowed)).toEqual({ "access-control-allow-origin": GAME });
+    // The request id is readable by the page, to quote in a report.
+    expect(corsHeaders(allowed)).toEqual({ "access-control-allow-origin": GAME, "access-control-expose-headers": "x-request-id" });
     expect(allowed.headers.get("vary")).toBe("origin");
 
     const refused = await call({ origin: "https://evil.example" });

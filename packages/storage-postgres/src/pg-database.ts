@@ -68,6 +68,7 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: Pg
   pool.on("remove", (client) => own.delete(backendPid(client) ?? 0));
   return {
     kind: "postgres",
+    pool: () => ({ max: pool.options.max ?? 10, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async session(fn) {
       const client = await pool.connect();
       const session = new PgSession(client, preparedOf(client));

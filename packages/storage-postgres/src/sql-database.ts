@@ -3,6 +3,7 @@
  * runs on a PostgreSQL server (node-postgres) and on embedded PGlite.
  */
 
+import type { StorageStats } from "@playfield/core";
 import type { PreparedStatements } from "./prepared-statements.js";
 import type { Sql } from "./sql-statement.js";
 
@@ -69,6 +70,8 @@ export interface SqlDatabase {
   durable?(): Promise<void>;
   /** Closes every connection; sessions already running finish first. */
   close(): Promise<void>;
+  /** The pool's connections now, where the database keeps a pool (node-postgres). */
+  pool?(): NonNullable<StorageStats["pool"]>;
   /** No other process can write this database (PGlite): a process that knows its own writes knows them all. */
   readonly oneProcess?: boolean;
   /**

@@ -162,6 +162,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
   return {
     schema,
     get retries() { return retries; },
+    stats: () => (database.pool ? { retries, pool: database.pool() } : { retries }),
     transact,
     transactAfterReads: (reads, fn) => transact(async (tx) => {
       // From copies alone when every read finds one, as a read-only transaction's may (before `fn` asks for anything);

@@ -49,6 +49,12 @@ describe.skipIf(url === null)("retries on PostgreSQL", () => {
     })));
     expect(await storage.transact((tx) => tx.get(Counters, "hot"))).toEqual({ id: "hot", n: 8 });
     expect(storage.retries - before).toBeGreaterThan(0);
+    // What metrics read (docs/operators.md): the same count, and the pool (node-postgres' default of 10 at most).
+    const stats = storage.stats!();
+    expect(stats.retries).toBe(storage.retries);
+    expect(stats.pool).toMatchObject({ max: 10, waiting: 0 });
+    expect(stats.pool!.open).toBeGreaterThanOrEqual(stats.pool!.idle);
+    expect(stats.pool!.open).toBeGreaterThan(0);
   });
 
   it("should run again a transaction whose unique key, found free, another took before its put went with COMMIT", async () => {

@@ -200,6 +200,25 @@ export interface Storage {
   snapshot?(): Promise<StorageSnapshot>;
   /** Replaces every row with the snapshot's (the snapshot stays usable: restore it again at will). */
   restore?(snapshot: StorageSnapshot): Promise<void>;
+  /** Optional: the adapter's own figures, read when metrics are collected (docs/operators.md, "Metrics"). */
+  stats?(): StorageStats;
+}
+
+/** What an adapter tells of itself, for metrics. */
+export interface StorageStats {
+  /** Transactions run again after a conflict (serialization failure, deadlock) since the storage opened. */
+  retries: number;
+  /** The database connections, where the adapter keeps a pool of them. */
+  pool?: {
+    /** The most it opens. */
+    max: number;
+    /** Open now, in use or not. */
+    open: number;
+    /** Open and unused. */
+    idle: number;
+    /** Sessions waiting for a connection. */
+    waiting: number;
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { CliArgs } from "./cli-args.js";
 import { answerLines } from "./command-lines.js";
 import { FAILURE_EXIT, refuse } from "./exit.js";
 import { createScriptServer } from "./serve.js";
+import { workerEngines } from "../worker/worker-engines.js";
 
 /** Checks the project folder before anything runs: a missing folder is made only with --create. */
 function openProject(args: CliArgs): void {
@@ -31,9 +32,11 @@ export async function runCommandLine(args: CliArgs): Promise<void> {
   openProject(args);
   // The command line's scripts see the reference world: a stand-in for a
   // game's own kinds, so the check never replaces a project's declarations.
+  // Scripts run in worker threads, so the watchdog stops even a native step that never returns.
+  const engines = workerEngines();
   const editor = args.project === undefined ? undefined
-    : createScriptEditor({ project: args.project, seed: args.seed, kinds: () => createReferenceWorld(), declarations: "keep" });
-  const runtime: ScriptRuntime = editor?.runtime ?? createScriptRuntime({ seed: args.seed, kinds: createReferenceWorld() });
+    : createScriptEditor({ project: args.project, seed: args.seed, kinds: () => createReferenceWorld(), declarations: "keep", engines });
+  const runtime: ScriptRuntime = editor?.runtime ?? createScriptRuntime({ seed: args.seed, kinds: createReferenceWorld(), engines });
   let stopping: Promise<void> | undefined;
   const shutdown = (code = 0) => {
     stopping ??= (editor ? editor.dispose() : runtime.dispose()).then(() => process.exit(code), () => process.exit(FAILURE_EXIT));

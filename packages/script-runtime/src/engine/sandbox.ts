@@ -497,6 +497,18 @@ export class EngineFailure extends Error {
   }
 }
 
+/**
+ * The host stopped a script's engine (a worker thread) because one call ran
+ * past `watchdog_ms` without returning, even inside native code: every
+ * sandbox in that engine is lost and starts again from its committed state.
+ */
+export class EngineStopped extends Error {
+  override name = "EngineStopped";
+  constructor(watchdogMs: number) {
+    super(`ran longer than ${watchdogMs} ms of real time (watchdog_ms); its engine was stopped`);
+  }
+}
+
 function isScriptFailure(error: unknown): boolean {
   return error instanceof CallFailed || error instanceof ScriptFailure;
 }

@@ -56,7 +56,7 @@ const started = new WeakMap<WebAssembly.Module, { snapshot: EngineSnapshot; call
  * an instance's start). Nothing in it depends on a script: the generator
  * is seeded when a script first imports `random`.
  */
-function startedPrelude(module: WebAssembly.Module): { snapshot: EngineSnapshot; calls: Calls } {
+export function startedPrelude(module: WebAssembly.Module): { snapshot: EngineSnapshot; calls: Calls } {
   let found = started.get(module);
   if (!found) {
     const instance = createMicroPython(module, {

@@ -3,11 +3,10 @@ import type { CommandRegistry } from "../commands/command-registry.js";
 import { scriptCommands } from "../commands/script-commands.js";
 import { resolveScriptConfig } from "../config/script-config.js";
 import type { ResolvedScriptConfig } from "../config/script-config.js";
-import { CREATOR_TENANT, createEnginePool } from "../engine/engine-pool.js";
-import type { EnginePool } from "../engine/engine-pool.js";
-import type { EngineCell } from "../engine/engine-cell.js";
-import { EngineFailure, createSandbox } from "../engine/sandbox.js";
-import type { ModuleSource, Sandbox, ScriptEvent } from "../engine/sandbox.js";
+import { createLocalEngines } from "../engine/script-engines.js";
+import type { ScriptEngines, ScriptEnginesFactory } from "../engine/script-engines.js";
+import { EngineFailure, EngineStopped } from "../engine/sandbox.js";
+import type { ModuleSource, ScriptEvent } from "../engine/sandbox.js";
 import { ErrorCode, ScriptRuntimeError } from "../errors.js";
 import type { ErrorJson } from "../errors.js";
 import { kindCommands } from "../commands/kind-commands.js";
@@ -21,8 +20,6 @@ import { GENESIS_CHAIN, nextChain, scriptSeed, stateHash } from "../state/state-
 import { boundText } from "./bounded-text.js";
 import { createScriptLog } from "./script-log.js";
 import type { ScriptLanguage } from "../commands/command-args.js";
-import { pythonEngineModule } from "../python/engine-module.js";
-import { createPythonSandbox } from "../python/python-sandbox.js";
 
 /** Options of {@link createScriptRuntime}. */
 export interface ScriptRuntimeOptions {
@@ -42,6 +39,13 @@ export interface ScriptRuntimeOptions {
   scriptsPerCell?: number;
   /** The kinds the embedding game exposes to scripts (see `createGameKinds`); default none. */
   kinds?: GameKinds;
+  /**
+   * Where the scripts' engines run: in this thread (the default, in Node and
+   * browsers), or `workerEngines()` from `@playfield/script-runtime/node`:
+   * worker threads the host stops when a tick runs past `watchdog_ms`, even
+   * inside one native step.
+   */
+  engines?: ScriptEnginesFactory;
 }
 
 /** One element of `scripts` in the `script.list` result. */
@@ -115,12 +119,12 @@ interface Entry {
   lastFault: string | null;
   fuelUsed: number;
   fuelPerTick: number;
-  memoryLimit: number;
   hashedJson: string;
   stateHash: string;
-  sandbox: Sandbox;
-  /** The engine cell of a JavaScript script (a Python script has an engine instance of its own). */
-  cell: EngineCell | undefined;
+  /** The script's sandbox in the engines. */
+  id: number;
+  /** The state after its last successful handler call: what a restarted sandbox starts from. */
+  committed: string;
 }
 
 type Queued =
@@ -155,13 +159,13 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
   let tick = 0;
   let simMs = 0;
   let chain = GENESIS_CHAIN;
-  let pool: Promise<EnginePool> | undefined;
+  let engines: ScriptEngines | undefined;
   let busy: Promise<unknown> = Promise.resolve();
   let timer: ReturnType<typeof setInterval> | undefined;
   let ticking = false;
   let disposed = false;
 
-  const enginePool = () => (pool ??= createEnginePool({ cellBytes: scriptsPerCell * config.memory_limit_bytes }));
+  const scriptEngines = () => (engines ??= (options.engines ?? createLocalEngines)({ config, scriptsPerCell, modules }));
   const serially = <T>(work: () => Promise<T>): Promise<T> => {
     const next = busy.then(work);
     busy = next.catch(() => undefined);
@@ -183,63 +187,17 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     return verdict.ok ? undefined : { kind: "moderation refused", reason: verdict.reason };
   };
 
-  const newSandbox = async (name: string, principal: Principal, source: string, language: ScriptLanguage, stateJson: string | undefined, loadTick: number) => {
-    const player = principal !== "creator";
-    const memoryLimit = player ? config.player_memory_limit_bytes : config.memory_limit_bytes;
-    const onConsole = options.onConsole ? (level: string, text: string) => options.onConsole?.(name, level, boundText(text)) : undefined;
-    if (language === "py") {
-      const sandbox = createPythonSandbox({
-        module: await pythonEngineModule(),
-        name,
-        memoryLimitBytes: memoryLimit,
-        maxStateBytes: config.max_state_bytes,
-        loadFuel: config.load_fuel,
-        seed: scriptSeed(seed, name, loadTick),
-        epochMs: epochMs + simMs,
-        modules,
-        onConsole,
-        api: options.kinds?.sandboxApi({ name, principal, language }, config),
-      });
-      sandbox.load(source, stateJson);
-      return { sandbox, cell: undefined, memoryLimit };
-    }
-    const engines = await enginePool();
-    const alone = config.isolation === "script";
-    const tenant = alone ? `script ${name}` : player ? `player ${principal.player}` : CREATOR_TENANT;
-    const cell = await engines.acquire(memoryLimit, tenant, alone);
-    let sandbox: Sandbox | undefined;
-    try {
-      sandbox = createSandbox({
-        cell,
-        counterOffset: engines.counterOffset,
-        valueTags: engines.valueTags,
-        name,
-        memoryLimitBytes: memoryLimit,
-        maxStackBytes: config.max_stack_bytes,
-        maxStateBytes: config.max_state_bytes,
-        watchdogMs: config.watchdog_ms,
-        loadFuel: config.load_fuel,
-        seed: scriptSeed(seed, name, loadTick),
-        epochMs: epochMs + simMs,
-        modules,
-        onConsole,
-        api: options.kinds?.sandboxApi({ name, principal }, config),
-        bigInts: !player,
-      });
-      sandbox.load(source, stateJson);
-      return { sandbox, cell, memoryLimit };
-    } catch (error) {
-      if (error instanceof EngineFailure) cell.broken = true;
-      else sandbox?.dispose();
-      engines.release(cell, memoryLimit);
-      throw error;
-    }
-  };
+  const newSandbox = (name: string, principal: Principal, source: string, language: ScriptLanguage, stateJson: string | undefined, loadTick: number) =>
+    scriptEngines().load({
+      name, principal, source, language, stateJson,
+      seed: scriptSeed(seed, name, loadTick),
+      epochMs: epochMs + simMs,
+      api: options.kinds?.sandboxApi({ name, principal, language }, config),
+      onConsole: options.onConsole ? (level: string, text: string) => options.onConsole?.(name, level, boundText(text)) : undefined,
+    });
 
-  const retire = async (entry: Entry) => {
-    // A broken cell's module may be in any state: it is dropped whole, never called again.
-    if (!entry.cell?.broken) entry.sandbox.dispose();
-    if (entry.cell) (await enginePool()).release(entry.cell, entry.memoryLimit);
+  const retire = (entry: Entry) => {
+    scriptEngines().unload(entry.id);
   };
 
   const applyLoad = async (command: Extract<Queued, { kind: "load" }>, n: number) => {
@@ -262,25 +220,25 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     }
     let made: Awaited<ReturnType<typeof newSandbox>>;
     try {
-      made = await newSandbox(name, principal, source, language, existing?.sandbox.stateJson(), n);
+      made = await newSandbox(name, principal, source, language, existing?.committed, n);
     } catch (error) {
       log.add(n, `${name} did not load: ${error instanceof Error ? error.message : String(error)}`);
-      if (error instanceof EngineFailure) await engineFailed(n);
+      if (error instanceof EngineStopped) await engineFailed(n, "its engine was stopped by the watchdog");
+      else if (error instanceof EngineFailure) await engineFailed(n);
       return;
     }
     const player = principal !== "creator";
     if (existing) {
-      await retire(existing);
-      Object.assign(existing, { source, language, principal, sandbox: made.sandbox, cell: made.cell, memoryLimit: made.memoryLimit });
+      retire(existing);
+      Object.assign(existing, { source, language, principal, id: made.id, committed: made.stateJson });
       log.add(n, `reloaded ${name}${who} (state kept)`);
       return;
     }
-    const json = made.sandbox.stateJson();
+    const json = made.stateJson;
     entries.set(name, {
       name, principal, source, language, paused: false, faults: 0, lastFault: null, fuelUsed: 0,
       fuelPerTick: player ? config.player_fuel_per_tick : config.fuel_per_tick,
-      memoryLimit: made.memoryLimit, hashedJson: json, stateHash: stateHash(json),
-      sandbox: made.sandbox, cell: made.cell,
+      hashedJson: json, stateHash: stateHash(json), id: made.id, committed: json,
     });
     log.add(n, `loaded ${name}${who}`);
   };
@@ -293,7 +251,7 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     }
     if (kind === "unload") {
       entries.delete(name);
-      await retire(entry);
+      retire(entry);
       log.add(n, `unloaded ${name}`);
     } else if (kind === "pause") {
       log.add(n, entry.paused ? `${name} is already paused` : `paused ${name}`);
@@ -306,11 +264,10 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
 
   /** Rebuilds a sandbox a fault left unusable, from its source and committed state. */
   const rebuild = async (entry: Entry, n: number, why: string) => {
-    const stateJson = entry.sandbox.stateJson();
-    await retire(entry);
+    retire(entry);
     try {
-      const made = await newSandbox(entry.name, entry.principal, entry.source, entry.language, stateJson, n);
-      Object.assign(entry, { sandbox: made.sandbox, cell: made.cell, memoryLimit: made.memoryLimit });
+      const made = await newSandbox(entry.name, entry.principal, entry.source, entry.language, entry.committed, n);
+      Object.assign(entry, { id: made.id, committed: made.stateJson });
       log.add(n, `restarted ${entry.name}: ${why}`);
     } catch (error) {
       entries.delete(entry.name);
@@ -318,10 +275,15 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     }
   };
 
-  /** A WebAssembly trap or host stack overflow: nothing in that cell can be trusted, so its scripts move to a new one. */
-  const engineFailed = async (n: number) => {
+  /**
+   * An engine failed (a WebAssembly trap, the host's stack running out
+   * inside it) or was stopped by the watchdog: nothing in it can be trusted,
+   * so its scripts move to a new one, from their committed states.
+   */
+  const engineFailed = async (n: number, why = "its engine cell failed") => {
+    const lost = new Set(scriptEngines().lost());
     for (const other of [...entries.values()]) {
-      if (other.cell?.broken) await rebuild(other, n, "its engine cell failed");
+      if (lost.has(other.id)) await rebuild(other, n, why);
     }
   };
 
@@ -339,33 +301,41 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
     simMs += config.tick_ms;
     options.kinds?.tick(n, simMs, config.tick_ms);
     const simNow = epochMs + simMs;
-    for (const entry of [...entries.values()]) {
-      if (entry.paused) {
-        entry.fuelUsed = 0;
-        continue;
-      }
-      try {
-        const outcome = entry.sandbox.step(simNow, config.tick_ms, events, entry.fuelPerTick);
+    const running: Entry[] = [];
+    for (const entry of entries.values()) {
+      if (entry.paused) entry.fuelUsed = 0;
+      else running.push(entry);
+    }
+    // The engines run as many of the scripts as they can in one go (in load order), up to one that failed.
+    let next = 0;
+    while (next < running.length) {
+      const rest = running.slice(next).filter((e) => entries.get(e.name) === e);
+      if (rest.length === 0) break;
+      next = running.indexOf(rest[0]!);
+      const batch = scriptEngines().stepMany(rest.map((e) => ({ id: e.id, budget: e.fuelPerTick })), simNow, config.tick_ms, events);
+      for (const outcome of batch.results) {
+        const entry = running[next++]!;
+        if (!outcome) continue; // ran in an engine that was stopped: it restarts from its committed state
         entry.fuelUsed = outcome.fuelUsed;
+        entry.committed = outcome.stateJson;
         for (const fault of outcome.faults) {
           entry.faults += 1;
           entry.lastFault = boundText(`${fault.handler}: ${fault.reason}`);
         }
-        if (entry.sandbox.broken()) await rebuild(entry, n, "its state could not be restored after a fault");
-      } catch (error) {
-        entry.faults += 1;
-        entry.lastFault = boundText(`onTick: ${error instanceof Error ? error.message : String(error)}`);
-        if (entry.cell) {
-          entry.cell.broken = true;
-          await engineFailed(n);
-        } else {
-          await rebuild(entry, n, "its engine failed");
-        }
+        if (outcome.broken) await rebuild(entry, n, "its state could not be restored after a fault");
       }
+      if (batch.failure === undefined) continue;
+      const entry = running[next++]!;
+      const error = batch.failure;
+      const stopped = error instanceof EngineStopped;
+      entry.faults += 1;
+      if (stopped) entry.fuelUsed = entry.fuelPerTick;
+      entry.lastFault = boundText(`onTick: ${error instanceof Error ? error.message : String(error)}`);
+      await engineFailed(n, stopped ? "its engine was stopped by the watchdog" : entry.language === "py" ? "its engine failed" : "its engine cell failed");
     }
     const hashes: string[] = [];
     for (const entry of entries.values()) {
-      const json = entry.sandbox.stateJson();
+      const json = entry.committed;
       if (json !== entry.hashedJson) {
         entry.hashedJson = json;
         entry.stateHash = stateHash(json);
@@ -469,8 +439,8 @@ export function createScriptRuntime(options: ScriptRuntimeOptions = {}): ScriptR
       timer = undefined;
       await serially(async () => {
         disposed = true;
-        for (const entry of entries.values()) await retire(entry);
         entries.clear();
+        await engines?.dispose();
       });
     },
   };

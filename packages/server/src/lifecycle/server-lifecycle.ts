@@ -1,5 +1,6 @@
 import type { Storage } from "@playfield/core";
 import { createReadinessProbe, storageCheck, type ReadinessCheck, type ReadinessReport } from "./readiness.js";
+import type { ServerMetrics } from "../observe/server-metrics.js";
 import { trackTransactions } from "./tracked-storage.js";
 
 /** A server's readiness and shutdown state, shared by `/readyz` and the adapter that drains it. */
@@ -18,11 +19,12 @@ export interface ServerLifecycle {
  * The lifecycle of a server on `storage`, and the storage its services use:
  * `storage` with its transactions counted, so `idle` can wait for them.
  * `writeLater` writes what the services keep in memory to write later; `idle` runs it once the transactions are done.
+ * `metrics`, when given, is told of every transaction's time and outcome.
  */
 export function createLifecycle(
-  storage: Storage, checks: readonly ReadinessCheck[] = [], writeLater: () => Promise<void> = async () => undefined,
+  storage: Storage, checks: readonly ReadinessCheck[] = [], writeLater: () => Promise<void> = async () => undefined, metrics?: ServerMetrics,
 ): { lifecycle: ServerLifecycle; storage: Storage } {
-  const tracked = trackTransactions(storage);
+  const tracked = trackTransactions(storage, metrics);
   const probe = createReadinessProbe([storageCheck(tracked.storage), ...checks]);
   let draining = false;
   return {

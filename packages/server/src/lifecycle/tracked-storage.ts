@@ -1,4 +1,5 @@
 import type { Storage, TransactOptions, Tx } from "@playfield/core";
+import type { ServerMetrics } from "../observe/server-metrics.js";
 
 /** A storage that counts the transactions running through it, so a shutdown can wait for them. */
 export interface TrackedStorage {
@@ -9,9 +10,10 @@ export interface TrackedStorage {
 
 /**
  * Wraps `storage` so that its transactions are counted. Everything else
- * passes through; the wrapper costs a counter per transaction.
+ * passes through; the wrapper costs a counter per transaction. With
+ * `metrics`, each transaction's time and outcome are reported too.
  */
-export function trackTransactions(storage: Storage): TrackedStorage {
+export function trackTransactions(storage: Storage, metrics?: ServerMetrics): TrackedStorage {
   let running = 0;
   let waiters: (() => void)[] = [];
   const settle = () => {
@@ -33,6 +35,7 @@ export function trackTransactions(storage: Storage): TrackedStorage {
   };
   const counted = <T>(start: () => Promise<T>): Promise<T> => {
     running += 1;
+    const started = metrics === undefined ? 0 : performance.now();
     let result: Promise<T>;
     try {
       result = start();
@@ -40,8 +43,16 @@ export function trackTransactions(storage: Storage): TrackedStorage {
       // A storage that throws rather than rejects is counted down all the same.
       result = Promise.reject(error);
     }
-    return result.then(done, failed);
+    return metrics === undefined ? result.then(done, failed) : measured(result, metrics, started);
   };
+  const measured = <T>(result: Promise<T>, to: ServerMetrics, started: number): Promise<T> =>
+    result.then((value) => {
+      to.transaction((performance.now() - started) / 1000, true);
+      return done(value);
+    }, (error: unknown) => {
+      to.transaction((performance.now() - started) / 1000, false);
+      return failed(error);
+    });
   const tracked: Storage = {
     transact: <T>(fn: (tx: Tx) => Promise<T>, options?: TransactOptions): Promise<T> => counted(() => storage.transact(fn, options)),
     ...(storage.transactAfterReads && {
@@ -52,6 +63,7 @@ export function trackTransactions(storage: Storage): TrackedStorage {
     clear: () => storage.clear(),
     ...(storage.snapshot && { snapshot: () => storage.snapshot!() }),
     ...(storage.restore && { restore: (snapshot) => storage.restore!(snapshot) }),
+    ...(storage.stats && { stats: () => storage.stats!() }),
   };
   return {
     storage: tracked,

@@ -4,6 +4,7 @@ import type { FetchHandler } from "../routes/fetch-handler.js";
 import type { Responder } from "../routes/respond.js";
 import type { RouteAnswer, RouteRequest } from "../routes/route.js";
 import { errorAnswer, MAX_BODY_BYTES } from "../rpc/rpc-handler.js";
+import { REQUEST_ID_HEADER, requestIdOf } from "../observe/request-id.js";
 
 /** What the adapter serves: a fetch handler, or better the server's responder. */
 export interface NodeApp {
@@ -33,7 +34,7 @@ export function nodeHttpAdapter(app: NodeApp): (req: IncomingMessage, res: Serve
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
         refused = true;
-        writeAnswer(res, errorAnswer(fail.invalid(`body: at most ${MAX_BODY_BYTES} bytes`), { connection: "close" }));
+        writeAnswer(res, errorAnswer(fail.invalid(`body: at most ${MAX_BODY_BYTES} bytes`), { connection: "close", ...ownRequestId(req) }));
         return;
       }
       chunks.push(chunk);
@@ -61,8 +62,14 @@ export function nodeHttpAdapter(app: NodeApp): (req: IncomingMessage, res: Serve
 
 /** What a call whose answer could not be made gets: `invalid`, or a cut connection once its headers are out. */
 function answerFailure(res: ServerResponse): void {
-  if (!res.headersSent) writeAnswer(res, errorAnswer(fail.invalid("request could not be read")));
+  if (!res.headersSent) writeAnswer(res, errorAnswer(fail.invalid("request could not be read"), ownRequestId(res.req)));
   else res.destroy();
+}
+
+/** The request id of an answer the adapter makes itself (the server never saw the request). */
+function ownRequestId(req: IncomingMessage): Record<string, string> {
+  const given = req.headers[REQUEST_ID_HEADER];
+  return { [REQUEST_ID_HEADER]: requestIdOf(typeof given === "string" ? given : null) };
 }
 
 // A path of these characters with no `.` or `..` segment reads the same raw

@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { realtime, RealtimeCloseCode } from "@playfield/core";
 import { createCors } from "../routes/cors.js";
+import type { ServerMetrics } from "../observe/server-metrics.js";
 import type { ServerDeps } from "../server-deps.js";
 import { createRealtimeEndpoint, type RealtimeEndpointOptions, type RealtimePeer, type RealtimeSocket } from "../realtime/realtime-endpoint.js";
 import { createSlicedSweep } from "../realtime/sliced-sweep.js";
@@ -26,8 +27,9 @@ function cutLater(ws: WebSocket): void {
 class Live implements RealtimeSocket {
   peer!: RealtimePeer;
   pingedAt = 0;
-  constructor(readonly ws: WebSocket) {}
+  constructor(readonly ws: WebSocket, private readonly metrics: ServerMetrics | undefined) {}
   send(text: string, done: (error?: Error) => void): void {
+    this.metrics?.realtimeFrame("out");
     this.ws.send(text, done);
   }
   close(code: number, reason: string): void {
@@ -129,11 +131,13 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
   };
   http.on("upgrade", onUpgrade);
 
+  const { metrics } = deps;
   // One set of listeners for every connection (each is called with its socket as `this`), not closures per connection.
   function onPong(this: WebSocket): void {
     liveOf(this).pingedAt = 0;
   }
   function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
+    metrics?.realtimeFrame("in");
     if (isBinary) {
       this.close(RealtimeCloseCode.BadFrame, "a frame is JSON text, not binary");
       return;
@@ -145,13 +149,15 @@ export function websocketAdapter(http: Server, deps: ServerDeps, options: WebSoc
     cutLater(this);
   }
   function onClose(this: WebSocket): void {
+    metrics?.realtimeConnections(-1);
     const entry = liveOf(this);
     live.delete(entry);
     entry.peer.closed();
   }
 
   function accept(ws: WebSocket): void {
-    const entry = new Live(ws);
+    metrics?.realtimeConnections(1);
+    const entry = new Live(ws, metrics);
     entry.peer = endpoint.open(entry);
     (ws as LiveWebSocket)[LIVE] = entry;
     live.add(entry);

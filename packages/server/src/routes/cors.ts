@@ -10,8 +10,10 @@ import { isAllowedOrigin } from "../services/identity/origins.js";
  * production (a Vite dev server on http://localhost:5173). See docs/protocol.md.
  */
 
-/** The headers a page may send: the client's (authorization, content-type, x-svc-client) and Connect's. */
-export const CORS_ALLOW_HEADERS = "authorization, content-type, x-svc-client, connect-protocol-version, connect-timeout-ms, x-user-agent";
+/** The headers a page may send: the client's (authorization, content-type, x-svc-client), Connect's and a request id. */
+export const CORS_ALLOW_HEADERS = "authorization, content-type, x-svc-client, connect-protocol-version, connect-timeout-ms, x-user-agent, x-request-id";
+// The answer headers a page may read beyond the simple ones: the request id, to quote in a report.
+const EXPOSE_HEADERS = "x-request-id";
 const ALLOW_METHODS = "GET, POST, OPTIONS";
 // How long a browser may keep a preflight's answer (Chromium keeps at most 2 hours).
 const MAX_AGE_SECONDS = "7200";
@@ -60,7 +62,7 @@ export function createCors(config: Pick<ServerConfig, "webOrigins" | "environmen
     withHeaders(headers, origin) {
       const vary = headers.vary ? `${headers.vary}, origin` : "origin";
       return origin !== null && allows(origin)
-        ? { ...headers, "access-control-allow-origin": origin, vary }
+        ? { ...headers, "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSE_HEADERS, vary }
         : { ...headers, vary };
     },
     preflight({ origin, privateNetwork }) {

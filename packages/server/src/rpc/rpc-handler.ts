@@ -27,14 +27,20 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The error's wire code, on an error answer (metrics and logs read it; it is not sent). */
+  code?: string;
 }
 
 /** Answers one call to a known route. */
 export type RpcHandler = {
   /** The route of a path, or undefined when it is not an API method. */
   route(path: string): Route | undefined;
-  handle(route: Route, call: IncomingCall): Promise<Answer>;
+  /** `requestId` goes with the failures it reports (`onInternalError`). */
+  handle(route: Route, call: IncomingCall, requestId?: string): Promise<Answer>;
 };
+
+/** Told of a failure no caller hears of; `requestId` names the request it happened in, when there was one. */
+export type InternalErrorReporter = (error: unknown, context?: { requestId?: string }) => void;
 
 /** Bodies above this are refused before they are read whole (an 8 MiB upload is ~11 MiB of base64). */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024;
@@ -45,7 +51,7 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 const ANSWER_HEADERS: Record<string, string> = { "content-type": JSON_TYPE };
 
 export function errorAnswer(error: PlayfieldError, headers: Record<string, string> = {}): Answer {
-  return { status: codeToHttpStatus[error.code], headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(toErrorJson(error)) };
+  return { status: codeToHttpStatus[error.code], headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(toErrorJson(error)), code: error.code };
 }
 
 function readBody(call: IncomingCall, text: string): Record<string, unknown> {
@@ -69,7 +75,7 @@ function readBody(call: IncomingCall, text: string): Record<string, unknown> {
  * from the descriptor, validation, the implementation, response encoding and
  * error mapping. Nothing a method does escapes as anything but an error JSON.
  */
-export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, onInternalError: (error: unknown) => void): RpcHandler {
+export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, onInternalError: InternalErrorReporter): RpcHandler {
   const table = shapeTable();
   const writerOf = messageWriters(table);
   // The output's writer is compiled for its message (message-writer.ts) at the route's first answer: compiling
@@ -81,7 +87,7 @@ export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, o
 
   return {
     route: (path) => routes.get(path),
-    async handle(route, call) {
+    async handle(route, call, requestId) {
       try {
         if (call.method !== "POST") {
           return errorAnswer(new PlayfieldError(Code.Unimplemented, `${route.method.name}: use POST`), { allow: "POST" });
@@ -108,11 +114,11 @@ export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, o
         return { status: 200, headers: ANSWER_HEADERS, body: JSON.stringify((shape.write ??= writerOf(shape.output.name))(output)) };
       } catch (reason) {
         if (reason instanceof PlayfieldError) {
-          if (reason.code === Code.Internal) onInternalError(reason);
+          if (reason.code === Code.Internal) onInternalError(reason, { requestId });
           return errorAnswer(reason);
         }
         if (reason instanceof UniqueViolation) return errorAnswer(fail.exists(`${reason.index}: already taken`));
-        onInternalError(reason);
+        onInternalError(reason, { requestId });
         return errorAnswer(new PlayfieldError(Code.Internal, "internal error"));
       }
     },

@@ -21,6 +21,10 @@ export const RealtimeCloseCode = {
   ServiceRestart: 1012,
   /** A frame over the size limit (the WebSocket layer's own code). */
   TooBig: 1009,
+  /** A frame that breaks the WebSocket protocol: unmasked, reserved bits or opcodes, a bad control frame (the layer's own code). */
+  ProtocolError: 1002,
+  /** A text frame that is not UTF-8 (the layer's own code). */
+  InvalidText: 1007,
 } as const;
 export type RealtimeCloseCode = (typeof RealtimeCloseCode)[keyof typeof RealtimeCloseCode];
 
@@ -38,5 +42,7 @@ export const REALTIME_CLOSE_CODE_DOCS: Readonly<Record<RealtimeCloseCode, { when
     client: "slow down, connect again",
   },
   1012: { when: "the server is shutting down or restarting (graceful shutdown, see configuration.md)", client: "connect again (after the backoff, so a restart's clients do not all come back at once)" },
-  1009: { when: "a frame over 64 KiB", client: "fix the client" },
+  1009: { when: "a frame over 64 KiB (sent by the WebSocket layer itself, before the frame is read)", client: "fix the client" },
+  1002: { when: "a frame that breaks the WebSocket protocol (unmasked, reserved bits or opcodes set, a fragmented or over-long control frame; sent by the WebSocket layer itself)", client: "fix the client (or its WebSocket library)" },
+  1007: { when: "a text frame that is not valid UTF-8 (sent by the WebSocket layer itself)", client: "fix the client" },
 };

@@ -5,6 +5,7 @@ import { authorize } from "../rpc/authorize.js";
 import type { ServerDeps } from "../server-deps.js";
 import { presenceFeed } from "../services/presence/feed.js";
 import { defaultMessageHandlers, handleFrame, type HandledFrame, type MessageHandlers } from "./message-handlers.js";
+import { recheckSessions, type RecheckedSession } from "./session-recheck.js";
 
 /*
  * One realtime connection's protocol, apart from any WebSocket library:
@@ -53,14 +54,22 @@ export interface RealtimePeer {
   receive(text: string): void;
   /** The socket closed: leaves the hub. */
   closed(): void;
-  /** Checks that the device is still signed in; closes the connection when not. */
-  recheck(): Promise<void>;
   /** The user, once authenticated. */
   readonly userId: string | null;
+  /** What the connection's token stands on, while it is authenticated and open (null before `ready` and once closed). */
+  readonly session: RecheckedSession | null;
+  /** Closes with 4001 and `reason` if the connection still stands on `checked` (a recheck's verdict). */
+  refuse(checked: RecheckedSession, reason: string): void;
 }
 
 export interface RealtimeEndpoint {
   open(socket: RealtimeSocket): RealtimePeer;
+  /**
+   * Rechecks open connections together (one storage read for the batch):
+   * those whose device was signed out, whose account is gone or whose token
+   * has expired close with 4001. A storage failure closes nothing.
+   */
+  recheck(peers: readonly RealtimePeer[]): Promise<void>;
 }
 
 /** A close reason cut to the 123 bytes of UTF-8 a close frame holds (ws throws on a longer one). */
@@ -78,190 +87,234 @@ function closeReason(text: string): string {
 /** The default frame limit of a connection: 100 at once, then 50 a second. */
 export const DEFAULT_MAX_FRAMES: Readonly<RateRule> = { burst: 100, intervalMs: 20 };
 
+/** What every connection of an endpoint shares: one object, not a copy per connection. */
+interface Settings {
+  deps: ServerDeps;
+  authTimeoutMs: number;
+  maxBufferedBytes: number;
+  maxPendingMessages: number;
+  handlers: MessageHandlers;
+  maxFrames: RateRule | null;
+  maxWaiting: number;
+  presence: ReturnType<typeof presenceFeed>;
+}
+
 /** Creates the realtime endpoint of a server. */
 export function createRealtimeEndpoint(deps: ServerDeps, options: RealtimeEndpointOptions = {}): RealtimeEndpoint {
-  const authTimeoutMs = options.authTimeoutMs ?? 10_000;
-  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
-  const maxPendingMessages = options.maxPendingMessages ?? 256;
-  const handlers = options.handlers ?? defaultMessageHandlers;
   const maxFrames = options.maxFrames === undefined ? DEFAULT_MAX_FRAMES : options.maxFrames;
-  const maxWaiting = (maxFrames ?? DEFAULT_MAX_FRAMES).burst;
-  const presence = presenceFeed(deps);
+  const settings: Settings = {
+    deps,
+    authTimeoutMs: options.authTimeoutMs ?? 10_000,
+    maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
+    maxPendingMessages: options.maxPendingMessages ?? 256,
+    handlers: options.handlers ?? defaultMessageHandlers,
+    maxFrames,
+    maxWaiting: (maxFrames ?? DEFAULT_MAX_FRAMES).burst,
+    presence: presenceFeed(deps),
+  };
 
   return {
-    open(socket) {
-      let state: "waiting" | "authenticating" | "ready" | "closed" = "waiting";
-      let userId: string | null = null;
-      let deviceId = "";
-      let authorization = "";
-      let pending = 0;
-      let frames: RateState | undefined;
-      let detach: (() => void) | null = null;
-
-      /** Leaves the hub; the user's friends learn when it was their last connection. */
-      const leave = () => {
-        if (!detach) return;
-        detach();
-        detach = null;
-        void presence.closed(userId!);
-      };
-      const close = (code: number, reason: string) => {
-        if (state === "closed") return;
-        state = "closed";
-        clearTimeout(timer);
-        leave();
-        socket.close(code, closeReason(reason));
-      };
-      const written = () => { pending -= 1; };
-      const sendText = (text: string) => {
-        if (state === "closed") return;
-        if (pending >= maxPendingMessages || socket.bufferedAmount > maxBufferedBytes) {
-          close(RealtimeCloseCode.TooSlow, "too slow: messages were not read in time");
-          return;
-        }
-        pending += 1;
-        socket.send(text, written);
-      };
-      const send = (event: ServerEvent) => sendText(JSON.stringify(event));
-      const sendError = (reason: unknown, about: string) => {
-        const error = PlayfieldError.from(reason);
-        if (error.code === Code.Internal) deps.onInternalError(reason);
-        send({ type: "error", about, code: error.code, message: error.code === Code.Internal ? "internal error" : error.rawMessage });
-      };
-
-      // Frames that arrive while an earlier one is handled (`auth` being checked included) wait for it, in order.
-      const waiting: string[] = [];
-      let busy = false;
-      const timer = setTimeout(() => close(RealtimeCloseCode.AuthTimeout, "auth: send {\"type\":\"auth\",\"token\"} first"), authTimeoutMs);
-      timer.unref?.();
-
-      async function authenticate(token: string): Promise<void> {
-        state = "authenticating";
-        try {
-          const caller = await authorize(deps, realtime.REALTIME_AUTH, `Bearer ${token}`);
-          if (caller.kind !== "user") throw new PlayfieldError(Code.Unauthenticated, "an access token is required");
-          if ((state as string) === "closed") return;
-          clearTimeout(timer);
-          state = "ready";
-          userId = caller.userId;
-          deviceId = caller.deviceId;
-          authorization = `Bearer ${token}`;
-          detach = deps.realtime.attach({ userId, send, sendText });
-          send({ type: "ready", userId });
-          void presence.opened(userId, send);
-        } catch (reason) {
-          const error = PlayfieldError.from(reason);
-          close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`);
-        }
+    async recheck(peers) {
+      const sessions: RecheckedSession[] = [];
+      const checked: RealtimePeer[] = [];
+      for (const peer of peers) {
+        const session = peer.session;
+        if (session) { sessions.push(session); checked.push(peer); }
       }
-
-      /** A fresh token on a live connection (the client refreshed): same user, or the connection ends. */
-      async function reauthenticate(token: string): Promise<void> {
-        try {
-          const caller = await authorize(deps, realtime.REALTIME_AUTH, `Bearer ${token}`);
-          if (caller.kind !== "user" || caller.userId !== userId) throw new PlayfieldError(Code.Unauthenticated, "the token is another user's");
-          deviceId = caller.deviceId;
-          authorization = `Bearer ${token}`;
-          send({ type: "ready", userId });
-        } catch (reason) {
-          const error = PlayfieldError.from(reason);
-          close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`);
-        }
+      let refusals: (string | null)[];
+      try {
+        refusals = await recheckSessions(deps, sessions);
+      } catch {
+        return;
       }
-
-      /** Handles a frame that needs handlers or storage: its promise settles once its answers are sent. */
-      async function dispatch(frame: HandledFrame): Promise<void> {
-        try {
-          await handleFrame(handlers, frame, { deps, userId: userId!, deviceId, reply: send });
-        } catch (reason) {
-          sendError(reason, frame.type);
-        }
-      }
-
-      /** Reads a frame of a ready connection: a malformed one closes it, a refused one answers `error`. Returns the work still running, if any. */
-      function receiveReady(text: string): Promise<void> | undefined {
-        const reading = realtime.readClientFrame(text);
-        if (reading.kind === "malformed") {
-          close(RealtimeCloseCode.BadFrame, reading.reason);
-          return undefined;
-        }
-        if (reading.kind === "refused") {
-          const { about, error, clientMessageId } = reading;
-          send({ type: "error", about, code: error.code, message: error.rawMessage, ...(clientMessageId !== undefined ? { clientMessageId } : {}) });
-          return undefined;
-        }
-        const { frame } = reading;
-        if (frame.type === "ping") {
-          send({ type: "pong" });
-          return undefined;
-        }
-        if (frame.type === "auth") return reauthenticate(frame.token);
-        return dispatch(frame);
-      }
-
-      /** Reads the first frame: a valid `auth`, or the connection closes. */
-      function receiveFirst(text: string): Promise<void> | undefined {
-        const reading = realtime.readClientFrame(text);
-        if (reading.kind !== "frame" || reading.frame.type !== "auth") {
-          const why = reading.kind === "malformed" ? reading.reason : reading.kind === "refused" ? reading.error.rawMessage : "";
-          close(RealtimeCloseCode.BadFrame, `the first message must be {"type":"auth","token"}${why ? `: ${why}` : ""}`);
-          return undefined;
-        }
-        return authenticate(reading.frame.token);
-      }
-
-      /** Handles waiting frames in order, each once the one before has finished; a frame that needs no waiting (ping) is answered at once. */
-      function drain(): void {
-        while (!busy && state !== "closed") {
-          const text = waiting.shift();
-          if (text === undefined) return;
-          const running = state === "ready" ? receiveReady(text) : receiveFirst(text);
-          if (running) {
-            busy = true;
-            const next = () => { busy = false; drain(); };
-            running.then(next, next);
-          }
-        }
-      }
-
-      return {
-        get userId() { return userId; },
-        receive(text) {
-          if (state === "closed") return;
-          if (maxFrames) {
-            // Every frame counts, before any parsing: a flood costs one token-bucket step per frame, then the connection.
-            const decision = takeToken(frames, maxFrames, deps.clock.now());
-            if (!decision.allowed) {
-              close(RealtimeCloseCode.TooManyFrames, `too many messages: at most ${maxFrames.burst} at once, then one every ${maxFrames.intervalMs} ms`);
-              return;
-            }
-            frames = decision.state;
-          }
-          // The queue is bounded as the burst is: a client that sends faster than its frames are handled is cut, not buffered.
-          if (busy && waiting.length >= maxWaiting) {
-            close(RealtimeCloseCode.TooManyFrames, `too many messages: at most ${maxWaiting} waiting for the one being handled`);
-            return;
-          }
-          waiting.push(text);
-          drain();
-        },
-        closed() {
-          if (state === "closed") return;
-          state = "closed";
-          clearTimeout(timer);
-          leave();
-        },
-        async recheck() {
-          if (state !== "ready") return;
-          try {
-            await authorize(deps, realtime.REALTIME_AUTH, authorization);
-          } catch (reason) {
-            const error = PlayfieldError.from(reason);
-            // Only a refused token ends the connection: an expired access token is refused too, so a client reconnects with a fresh one.
-            if (error.code === Code.Unauthenticated) close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`);
-          }
-        },
-      };
+      refusals.forEach((reason, i) => { if (reason !== null) checked[i]!.refuse(sessions[i]!, reason); });
     },
+    open: (socket) => new Connection(settings, socket),
   };
+}
+
+/**
+ * One connection. A class, not closures: its methods are shared by every
+ * connection, so an idle one holds its fields alone (docs/realtime.md,
+ * "What a connection costs").
+ */
+class Connection implements RealtimePeer {
+  private state: "waiting" | "authenticating" | "ready" | "closed" = "waiting";
+  userId: string | null = null;
+  session: RecheckedSession | null = null;
+  private pending = 0;
+  private frames: RateState | undefined = undefined;
+  private detach: (() => void) | null = null;
+  // Frames that arrive while an earlier one is handled (`auth` being checked included) wait for it, in order.
+  private waiting: string[] | null = null;
+  private busy = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Counts a message written out; made at the first send. */
+  private written: (() => void) | undefined = undefined;
+
+  constructor(private readonly s: Settings, private readonly socket: RealtimeSocket) {
+    this.timer = setTimeout(() => this.close(RealtimeCloseCode.AuthTimeout, "auth: send {\"type\":\"auth\",\"token\"} first"), s.authTimeoutMs);
+    this.timer.unref?.();
+  }
+
+  /** Leaves the hub; the user's friends learn when it was their last connection. */
+  private leave(): void {
+    if (!this.detach) return;
+    this.detach();
+    this.detach = null;
+    void this.s.presence.closed(this.userId!);
+  }
+
+  private close(code: number, reason: string): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    this.session = null;
+    clearTimeout(this.timer);
+    this.leave();
+    this.socket.close(code, closeReason(reason));
+  }
+
+  sendText(text: string): void {
+    if (this.state === "closed") return;
+    if (this.pending >= this.s.maxPendingMessages || this.socket.bufferedAmount > this.s.maxBufferedBytes) {
+      this.close(RealtimeCloseCode.TooSlow, "too slow: messages were not read in time");
+      return;
+    }
+    this.pending += 1;
+    this.socket.send(text, (this.written ??= () => { this.pending -= 1; }));
+  }
+
+  send(event: ServerEvent): void {
+    this.sendText(JSON.stringify(event));
+  }
+
+  private sendError(reason: unknown, about: string): void {
+    const error = PlayfieldError.from(reason);
+    if (error.code === Code.Internal) this.s.deps.onInternalError(reason);
+    this.send({ type: "error", about, code: error.code, message: error.code === Code.Internal ? "internal error" : error.rawMessage });
+  }
+
+  private async authenticate(token: string): Promise<void> {
+    this.state = "authenticating";
+    try {
+      const caller = await authorize(this.s.deps, realtime.REALTIME_AUTH, `Bearer ${token}`);
+      if (caller.kind !== "user") throw new PlayfieldError(Code.Unauthenticated, "an access token is required");
+      if ((this.state as string) === "closed") return;
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.state = "ready";
+      const userId = caller.userId;
+      this.userId = userId;
+      this.session = { userId, deviceId: caller.deviceId, expiresAt: caller.claims.exp };
+      // The hub calls send and sendText as methods of the connection.
+      this.detach = this.s.deps.realtime.attach(this as Connection & { userId: string });
+      this.send({ type: "ready", userId });
+      void this.s.presence.opened(userId, (event) => this.send(event));
+    } catch (reason) {
+      const error = PlayfieldError.from(reason);
+      this.close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`);
+    }
+  }
+
+  /** A fresh token on a live connection (the client refreshed): same user, or the connection ends. */
+  private async reauthenticate(token: string): Promise<void> {
+    try {
+      const caller = await authorize(this.s.deps, realtime.REALTIME_AUTH, `Bearer ${token}`);
+      if (caller.kind !== "user" || caller.userId !== this.userId) throw new PlayfieldError(Code.Unauthenticated, "the token is another user's");
+      this.session = { userId: caller.userId, deviceId: caller.deviceId, expiresAt: caller.claims.exp };
+      this.send({ type: "ready", userId: caller.userId });
+    } catch (reason) {
+      const error = PlayfieldError.from(reason);
+      this.close(RealtimeCloseCode.Unauthenticated, `${error.code}: ${error.rawMessage}`);
+    }
+  }
+
+  /** Handles a frame that needs handlers or storage: its promise settles once its answers are sent. */
+  private async dispatch(frame: HandledFrame): Promise<void> {
+    try {
+      await handleFrame(this.s.handlers, frame, { deps: this.s.deps, userId: this.userId!, deviceId: this.session!.deviceId, reply: (event) => this.send(event) });
+    } catch (reason) {
+      this.sendError(reason, frame.type);
+    }
+  }
+
+  /** Reads a frame of a ready connection: a malformed one closes it, a refused one answers `error`. Returns the work still running, if any. */
+  private receiveReady(text: string): Promise<void> | undefined {
+    const reading = realtime.readClientFrame(text);
+    if (reading.kind === "malformed") {
+      this.close(RealtimeCloseCode.BadFrame, reading.reason);
+      return undefined;
+    }
+    if (reading.kind === "refused") {
+      const { about, error, clientMessageId } = reading;
+      this.send({ type: "error", about, code: error.code, message: error.rawMessage, ...(clientMessageId !== undefined ? { clientMessageId } : {}) });
+      return undefined;
+    }
+    const { frame } = reading;
+    if (frame.type === "ping") {
+      this.send({ type: "pong" });
+      return undefined;
+    }
+    if (frame.type === "auth") return this.reauthenticate(frame.token);
+    return this.dispatch(frame);
+  }
+
+  /** Reads the first frame: a valid `auth`, or the connection closes. */
+  private receiveFirst(text: string): Promise<void> | undefined {
+    const reading = realtime.readClientFrame(text);
+    if (reading.kind !== "frame" || reading.frame.type !== "auth") {
+      const why = reading.kind === "malformed" ? reading.reason : reading.kind === "refused" ? reading.error.rawMessage : "";
+      this.close(RealtimeCloseCode.BadFrame, `the first message must be {"type":"auth","token"}${why ? `: ${why}` : ""}`);
+      return undefined;
+    }
+    return this.authenticate(reading.frame.token);
+  }
+
+  /** Handles waiting frames in order, each once the one before has finished; a frame that needs no waiting (ping) is answered at once. */
+  private drain(): void {
+    while (!this.busy && this.state !== "closed") {
+      const text = this.waiting?.shift();
+      if (text === undefined) return;
+      const running = this.state === "ready" ? this.receiveReady(text) : this.receiveFirst(text);
+      if (running) {
+        this.busy = true;
+        const next = () => { this.busy = false; this.drain(); };
+        running.then(next, next);
+      }
+    }
+  }
+
+  receive(text: string): void {
+    if (this.state === "closed") return;
+    const { maxFrames, maxWaiting } = this.s;
+    if (maxFrames) {
+      // Every frame counts, before any parsing: a flood costs one token-bucket step per frame, then the connection.
+      const decision = takeToken(this.frames, maxFrames, this.s.deps.clock.now());
+      if (!decision.allowed) {
+        this.close(RealtimeCloseCode.TooManyFrames, `too many messages: at most ${maxFrames.burst} at once, then one every ${maxFrames.intervalMs} ms`);
+        return;
+      }
+      this.frames = decision.state;
+    }
+    // The queue is bounded as the burst is: a client that sends faster than its frames are handled is cut, not buffered.
+    if (this.busy && this.waiting !== null && this.waiting.length >= maxWaiting) {
+      this.close(RealtimeCloseCode.TooManyFrames, `too many messages: at most ${maxWaiting} waiting for the one being handled`);
+      return;
+    }
+    (this.waiting ??= []).push(text);
+    this.drain();
+  }
+
+  closed(): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    this.session = null;
+    clearTimeout(this.timer);
+    this.leave();
+  }
+
+  refuse(checked: RecheckedSession, reason: string): void {
+    // A recheck that read an older session than the connection now stands on (renewed with `auth` meanwhile) closes nothing.
+    if (checked === this.session) this.close(RealtimeCloseCode.Unauthenticated, reason);
+  }
 }

@@ -1,4 +1,4 @@
-import { fail, tables, TokenType, type AuthRule, type TokenClaims, type Tx } from "@playfield/core";
+import { fail, tables, TokenType, type AuthRule, type DeviceRow, type TokenClaims, type Tx, type UserRow } from "@playfield/core";
 import type { Caller } from "./caller.js";
 import type { ServerDeps } from "../server-deps.js";
 import { ignore } from "../services/early-reads.js";
@@ -48,6 +48,18 @@ export async function authorize(deps: ServerDeps, method: AuthRule, authorizatio
   return caller;
 }
 
+/**
+ * Why a token's device session or account no longer stands (signed out,
+ * password changed, account deleted), or null while both do: the part of
+ * the check that can change after the signature was verified. Realtime
+ * connections are rechecked by it, in batches (realtime/session-recheck.ts).
+ */
+export function sessionRefusal(claims: Pick<TokenClaims, "sub">, device: DeviceRow | undefined, user: UserRow | undefined): string | null {
+  if (!device || device.revokedAt !== null || device.userId !== claims.sub) return "this device was signed out";
+  if (!user || user.deletedAt !== null) return "the account no longer exists";
+  return null;
+}
+
 async function liveCaller(tx: Tx, claims: TokenClaims): Promise<Exclude<Caller, { kind: "anonymous" }>> {
   // Asked for together, then awaited in turn: on a database they go in one message with this read-only
   // transaction's COMMIT (a read after them would run the transaction again); a game token's membership too (its
@@ -61,8 +73,9 @@ async function liveCaller(tx: Tx, claims: TokenClaims): Promise<Exclude<Caller, 
   const device = await deviceRead;
   const user = await userRead;
   const member = memberRead && (await memberRead);
-  if (!device || device.revokedAt !== null || device.userId !== claims.sub) throw fail.unauthenticated("this device was signed out");
-  if (!user || user.deletedAt !== null) throw fail.unauthenticated("the account no longer exists");
+  const refusal = sessionRefusal(claims, device, user);
+  // A refusal covers a missing row; testing them too tells TypeScript they are there.
+  if (refusal !== null || !device || !user) throw fail.unauthenticated(refusal ?? "this device was signed out");
   switch (claims.typ) {
     case TokenType.Access:
       return { kind: "user", userId: user.id, deviceId: device.id, guest: user.guest, scope: null, claims, account: user };

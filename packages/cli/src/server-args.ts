@@ -14,7 +14,7 @@ data folder (--data-dir), or on a PostgreSQL server (--database-url).
 export writes every row of the storage (accounts, signing keys, wallets, datastores, uploads…) to FILE
 (JSON lines); import loads such a file into a storage that holds no data yet. Tokens keep working.
 
-operator manages the accounts of the admin API (docs/operators-accounts.md): add one with a role (admin,
+operator manages the accounts of the admin API (docs/operators.md): add one with a role (admin,
 moderator, support or viewer) and the password in $PLAYFIELD_OPERATOR_PASSWORD (else a generated one,
 printed once), remove one, or list them. At every start, $PLAYFIELD_ADMIN_PASSWORD sets the password of the
 operator admin; without it, a storage with no operator gets admin with a generated password, printed once.

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { methodNames } from "../api/define-service.js";
 import type { AnyMessage } from "../wire/fields.js";
 import type { OperatorRole } from "./operator-role.js";
 
@@ -53,10 +54,7 @@ export function defineAdminService<const M extends Record<string, AdminMethodSpe
   methods: M;
 }): AdminServiceDesc<M> {
   const methods = {} as Record<string, AdminMethodDesc>;
-  for (const [localName, method] of Object.entries(spec.methods)) {
-    const name = localName[0]!.toUpperCase() + localName.slice(1);
-    methods[localName] = { ...method, localName, name, path: `/${spec.typeName}/${name}`, service: spec.typeName };
-  }
+  for (const [localName, method] of Object.entries(spec.methods)) methods[localName] = { ...method, ...methodNames(spec.typeName, localName) };
   return { typeName: spec.typeName, localName: spec.localName, summary: spec.summary, methods } as AdminServiceDesc<M>;
 }
 

@@ -53,17 +53,15 @@ export function defineService<const M extends Record<string, MethodSpec>>(spec: 
 }): ServiceDesc<M> {
   const methods = {} as Record<string, MethodDesc>;
   for (const [localName, method] of Object.entries(spec.methods)) {
-    const name = localName[0]!.toUpperCase() + localName.slice(1);
-    methods[localName] = {
-      ...method,
-      scopes: method.scopes ?? [],
-      localName,
-      name,
-      path: `/${spec.typeName}/${name}`,
-      service: spec.typeName,
-    };
+    methods[localName] = { ...method, scopes: method.scopes ?? [], ...methodNames(spec.typeName, localName) };
   }
   return { typeName: spec.typeName, localName: spec.localName, summary: spec.summary, methods } as ServiceDesc<M>;
+}
+
+/** The names a method's local name gives it in a service (the platform's and the admin API's alike). */
+export function methodNames(service: string, localName: string): { localName: string; name: string; path: string; service: string } {
+  const name = localName[0]!.toUpperCase() + localName.slice(1);
+  return { localName, name, path: `/${service}/${name}`, service };
 }
 
 /** The request type callers pass (fields at their default may be left out). */

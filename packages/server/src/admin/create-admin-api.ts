@@ -2,7 +2,7 @@ import {
   ADMIN_API_PACKAGE, Code, PlayfieldError, UniqueViolation, adminShapeTable, codeToHttpStatus, fail, issuesToError, messageName, messageWriters,
   readMessage, toErrorJson, type MessageWriter,
 } from "@playfield/core";
-import { MAX_BODY_BYTES } from "../rpc/rpc-handler.js";
+import { MAX_BODY_BYTES, readJsonBody } from "../rpc/rpc-handler.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "../observe/request-id.js";
 import type { RequestEnv } from "../routes/fetch-handler.js";
 import type { ServerDeps } from "../server-deps.js";
@@ -27,7 +27,6 @@ export type AdminApiHandler = (request: Request, env?: RequestEnv) => Promise<Re
 
 const implementations: AdminImplementations = { operators: operatorMethods, players: playerMethods, moderation: moderationMethods, payouts: payoutMethods, audit: auditMethods };
 
-const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
  * Creates the admin API (proto package `svc.admin.v1`) as a fetch handler
@@ -87,21 +86,9 @@ export function createAdminApi(options: AdminApiOptions): AdminApiHandler {
   };
 }
 
-/** The JSON object of a call's body: `{}` when empty; `invalid_argument` for anything but a JSON object. */
+/** The JSON object of a call's body, refused before it is read whole when it says it is too large. */
 async function readBody(request: Request): Promise<Record<string, unknown>> {
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > MAX_BODY_BYTES) throw fail.invalid(`body: at most ${MAX_BODY_BYTES} bytes`);
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw fail.invalid(`body: at most ${MAX_BODY_BYTES} bytes`);
-  if (text.trim() === "") return {};
-  const type = request.headers.get("content-type");
-  if (type !== null && !JSON_CONTENT_TYPE.test(type)) throw fail.invalid("content-type: must be application/json");
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw fail.invalid("body: not valid JSON");
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw fail.invalid("body: must be a JSON object");
-  return body as Record<string, unknown>;
+  return readJsonBody(await request.text(), request.headers.get("content-type"));
 }

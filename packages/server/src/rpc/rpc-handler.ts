@@ -54,12 +54,12 @@ export function errorAnswer(error: PlayfieldError, headers: Record<string, strin
   return { status: codeToHttpStatus[error.code], headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(toErrorJson(error)), code: error.code };
 }
 
-function readBody(call: IncomingCall, text: string): Record<string, unknown> {
+/** A call's body as a JSON object: `{}` when empty; `invalid_argument` naming the rule for anything else. The admin API reads its bodies here too. */
+export function readJsonBody(text: string, contentType: string | null): Record<string, unknown> {
   if (text.length > MAX_BODY_BYTES) throw fail.invalid(`body: at most ${MAX_BODY_BYTES} bytes`);
   if (text.trim() === "") return {};
-  const type = call.header("content-type");
   // The type every client sends is checked by comparison; the RegExp reads the others (parameters, other cases).
-  if (type !== null && type !== JSON_TYPE && !JSON_CONTENT_TYPE.test(type)) throw fail.invalid("content-type: must be application/json");
+  if (contentType !== null && contentType !== JSON_TYPE && !JSON_CONTENT_TYPE.test(contentType)) throw fail.invalid("content-type: must be application/json");
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -95,7 +95,7 @@ export function createRpcHandler(deps: ServerDeps, routes: Map<string, Route>, o
         const shape = shapes.get(route)!;
         // Content type and JSON are checked before auth: a malformed call is the caller's mistake whoever they are.
         const text = call.text();
-        const body = readBody(call, typeof text === "string" ? text : await text);
+        const body = readJsonBody(typeof text === "string" ? text : await text, call.header("content-type"));
         const caller = await authorize(deps, route.method, call.header("authorization"));
         if (!route.impl) throw new PlayfieldError(Code.Unimplemented, `${route.method.name} is not built yet`);
         const parsed = route.method.input.safeParse(readMessage(table, shape.input, body));

@@ -53,7 +53,7 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: Pg
   pool.on("connect", (client) => void ((client as { pipeline: boolean }).pipeline = true));
   survivesLostConnections(pool);
   // The adapter's statements are short: JIT compiling, which PostgreSQL starts once a plan's estimate
-  // passes jit_above_cost (a counted page on a large board can), costs them ~0.5 s and saves nothing.
+  // passes jit_above_cost (a counted page on a large board can), costs them far more than it saves.
   pool.on("connect", (client) => void client.query("SET jit = off").catch(() => undefined));
   const prepare = options.prepare !== false;
   const whole = options.together === false ? undefined : new GroupedCommits(pool, prepare);

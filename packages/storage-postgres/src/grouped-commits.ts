@@ -22,7 +22,7 @@
  * transactions has nothing to wait for.
  */
 import type pg from "pg";
-import { firstFailure, retire, runAll } from "./pg-queries.js";
+import { firstFailure, inOneWrite, retire, runAll } from "./pg-queries.js";
 import { hasSqlState, isLostStatement } from "./retry-policy.js";
 import type { Sql, WholeMessage } from "./sql-database.js";
 
@@ -89,9 +89,11 @@ export class GroupedCommits {
   /** Sends `taken` together on `client`, answers each caller; answers the error the connection met, if any. */
   private async run(client: pg.PoolClient, taken: readonly Waiting[]): Promise<unknown> {
     this.groups++;
-    // All written before any answer comes: FLUSH last, after every COMMIT.
-    const runs = taken.map(({ message }) => runAll(client, message.readOnly ? message.statements : withNoWait(message.statements), this.prepare));
-    const flushed = taken.every(({ message }) => message.readOnly) ? undefined : runAll(client, [FLUSH], false);
+    // All in one write, before any answer comes: FLUSH last, after every COMMIT.
+    const [runs, flushed] = inOneWrite(client, () => [
+      taken.map(({ message }) => runAll(client, message.readOnly ? message.statements : withNoWait(message.statements), this.prepare)),
+      taken.every(({ message }) => message.readOnly) ? undefined : runAll(client, [FLUSH], false),
+    ] as const);
     const outcomes = await Promise.all(runs);
     const flush = flushed === undefined ? undefined : firstFailure(await flushed);
     let lost: unknown;

@@ -57,7 +57,22 @@ export function retire(client: pg.ClientBase, error: unknown): Error | boolean {
 
 /** Runs `statements` on `client` together; answers each one's outcome, in order. */
 export function runAll(client: pg.ClientBase, statements: readonly Sql[], prepare: boolean): Promise<PromiseSettledResult<pg.QueryResult>[]> {
-  return Promise.allSettled(statements.map((sql) => client.query(pgQuery(client, sql, prepare))));
+  return inOneWrite(client, () => Promise.allSettled(statements.map((sql) => client.query(pgQuery(client, sql, prepare)))));
+}
+
+/**
+ * Runs `send` (which queries `client`) with the connection's socket corked: what the driver writes meanwhile goes
+ * in one write. A pipelined client writes each query as it is asked for, corked per query; several queries asked
+ * for at once would otherwise be several writes, each waking PostgreSQL.
+ */
+export function inOneWrite<T>(client: pg.ClientBase, send: () => T): T {
+  const stream = (client as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
+  stream?.cork?.();
+  try {
+    return send();
+  } finally {
+    stream?.uncork?.();
+  }
 }
 
 /** The first failure of `outcomes`, if any: the statement that failed first (the ones after it failed for it). */

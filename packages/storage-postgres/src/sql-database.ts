@@ -131,9 +131,9 @@ export class HeldSession {
 export type Queue = <T>(task: () => Promise<T>) => Promise<T>;
 
 /**
- * A queue: each task starts when the one before it settles. Sessions queue
- * their queries, since node-postgres deprecates concurrent queries on one
- * client and a transaction's function may well start several reads at once.
+ * A queue: each task starts when the one before it settles (PGlite's
+ * sessions take turns on its one connection, and each session's queries
+ * run in call order).
  */
 export function createQueue(): Queue {
   let tail: Promise<unknown> = Promise.resolve();

@@ -61,18 +61,36 @@ export function runAll(client: pg.ClientBase, statements: readonly Sql[], prepar
 }
 
 /**
- * Runs `send` (which queries `client`) with the connection's socket corked: what the driver writes meanwhile goes
- * in one write. A pipelined client writes each query as it is asked for, corked per query; several queries asked
- * for at once would otherwise be several writes, each waking PostgreSQL.
+ * Runs `send` (which queries `client`) with what the driver writes meanwhile gathered into one buffer, written once.
+ * A pipelined client writes each message of each query (Parse, Bind, Describe, Execute, Sync) as a write of its own:
+ * several queries asked for at once would otherwise be many writes each waking PostgreSQL, and a corked socket
+ * hands them to one `writev` of hundreds of pieces, which costs Node more than the statements themselves.
  */
 export function inOneWrite<T>(client: pg.ClientBase, send: () => T): T {
-  const stream = (client as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
-  stream?.cork?.();
+  const stream = (client as { connection?: { stream?: GatheredStream } }).connection?.stream;
+  if (stream === undefined || stream.gathered !== undefined) return send();
+  const chunks: Uint8Array[] = [];
+  stream.gathered = chunks;
+  stream.write = gather;
   try {
     return send();
   } finally {
-    stream?.uncork?.();
+    delete stream.write;
+    stream.gathered = undefined;
+    if (chunks.length > 0) stream.write!(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
   }
+}
+
+/** The socket of a connection while `inOneWrite` gathers what is written to it. */
+interface GatheredStream {
+  gathered?: Uint8Array[] | undefined;
+  write?(chunk: Uint8Array): boolean;
+}
+
+/** The socket's `write` while gathering: keeps the chunk (the driver writes buffers only). */
+function gather(this: GatheredStream, chunk: Uint8Array): boolean {
+  this.gathered!.push(chunk);
+  return true;
 }
 
 /** The first failure of `outcomes`, if any: the statement that failed first (the ones after it failed for it). */

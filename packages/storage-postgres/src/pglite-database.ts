@@ -4,6 +4,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { lockDataDir } from "./data-dir-lock.js";
+import { runBatch } from "./pglite-batch.js";
 import { isFolder, syncedPglite } from "./pglite-disk.js";
 import { createQueue, type Sql, type SqlDatabase } from "./sql-database.js";
 
@@ -39,10 +40,11 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
       return fn({
         query: (text, params = []) => queue(() => run(db, { text, params })),
         batch: (statements) => queue(async () => {
-          // One after the other, each with its parameters: PGlite runs in this process, a round trip costs no network.
-          const results: never[][] = [];
-          for (const sql of statements) results.push(await run(db, sql));
-          return results;
+          // All in one exchange (pglite-batch.ts); the first failure fails the batch (the ones after it failed for it).
+          const outcomes = await runBatch(db, statements);
+          const failed = outcomes.find((outcome) => outcome instanceof Error);
+          if (failed !== undefined) throw failed;
+          return outcomes as never[][];
         }),
       });
     }),
@@ -58,5 +60,7 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
 async function run(db: PGlite, sql: Sql): Promise<never[]> {
   // As node-postgres sends it: PGlite then skips describing the statement.
   if (sql.params.length === 0) return ((await db.exec(sql.text)).at(-1)?.rows ?? []) as never[];
-  return (await db.query<never>(sql.text, [...sql.params])).rows;
+  const [outcome] = await runBatch(db, [sql]);
+  if (outcome instanceof Error) throw outcome;
+  return outcome!;
 }

@@ -111,11 +111,7 @@ export default defineConfig({
       },
       {
         ...sourceConditions,
-        test: {
-          ...timeouts, name: "repo", root: repo, include: ["scripts/**/*.test.ts", "bench/**/*.test.ts"], exclude,
-          // bench/lib/pg-replay.test.ts replays on PostgreSQL: found once, or said skipped (fails in CI).
-          globalSetup: [`${repo}packages/storage-postgres/test/postgres-setup.ts`],
-        },
+        test: { ...timeouts, name: "repo", root: repo, include: ["scripts/**/*.test.ts", "bench/**/*.test.ts"], exclude },
       },
       {
         ...sourceConditions,

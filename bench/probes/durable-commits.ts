@@ -1,7 +1,7 @@
 /*
  * Probe (not a bench): what waiting for the disk costs the adapter's writes (docs/storage.md, "Durability"). Puts
  * of one row each (a table with no index: on PostgreSQL every put is one whole message, which goes together with
- * others under load: whole-messages.ts), by 50 callers each writing its own row and by one caller alone, in
+ * others under load: grouped-commits.ts), by 50 callers each writing its own row and by one caller alone, in
  * alternating rounds of each mode: calls a second, and the median wait of a call. Modes: PostgreSQL
  * (`createPostgresStorage`, a pool of 10) as the adapter is, each answer after its commit is on disk, and the same on
  * connections opened with `synchronous_commit = off` (commits not waited for); PGlite in a data folder as

@@ -3,7 +3,7 @@ export { createPgliteStorage, createPostgresStorage, type PgliteStorageOptions, 
 export { createSqlStorage, type BulkPut, type SqlStorage, type SqlStorageOptions } from "./sql-storage.js";
 export { pgDatabase } from "./pg-database.js";
 export { pgliteDatabase } from "./pglite-database.js";
-export type { Listener, ListenHandlers, SqlDatabase, SqlSession } from "./sql-database.js";
+export type { Listener, ListenHandlers, Sql, SqlDatabase, SqlSession, WholeMessage } from "./sql-database.js";
 
 // Symbols below are for tests and other adapters.
 /** @private Internal code, does not follow semantic versioning. */

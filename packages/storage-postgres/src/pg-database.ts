@@ -1,21 +1,19 @@
 /*
  * The query interface on a PostgreSQL server, through a node-postgres Pool:
- * one pooled client per session.
+ * one pooled client per session, every client in the driver's pipeline
+ * mode (pg-queries.ts).
  */
 import pg from "pg";
-import { runBound } from "./bound-statements.js";
+import { GroupedCommits } from "./grouped-commits.js";
+import { firstFailure, pgQuery, retire, runAll } from "./pg-queries.js";
 import type { Listener, ListenHandlers, SqlDatabase, SqlSession } from "./sql-database.js";
-import type { Sql } from "./sql-statement.js";
-import { PreparedStatements } from "./prepared-statements.js";
-import { hasSqlState } from "./retry-policy.js";
-import { literal } from "./sql-literal.js";
-import { WholeMessages } from "./whole-messages.js";
+import type { Sql } from "./sql-database.js";
 
 /** The pause before listening again after the listening connection was lost. */
 const RELISTEN_MS = 1_000;
 
-/** Per connection, whichever pool it is used through: a client the pool ends (or drops as broken) takes its statements with it. */
-const prepared = new WeakMap<pg.PoolClient, PreparedStatements>();
+/** NOTIFY, its channel and payload bound as parameters. */
+const NOTIFY = "SELECT pg_notify($1, $2)";
 
 /** Options of `pgDatabase`. */
 export interface PgDatabaseOptions {
@@ -28,16 +26,15 @@ export interface PgDatabaseOptions {
   listenUrl?: string;
   /**
    * Keep each statement prepared on the connection that sent it (default
-   * true: prepared-statements.ts). False when the pool's connections go
-   * through a pooler in transaction mode (PgBouncer), which hands each
-   * transaction to any server connection: statements then go with their
-   * parameters written in.
+   * true: pg-queries.ts). False when the pool's connections go through a
+   * pooler in transaction mode (PgBouncer), which hands each transaction to
+   * any server connection: statements then go unnamed, parsed each time.
    */
   prepare?: boolean;
   /**
-   * Send the transactions that are one message whole, of many callers, in
-   * one write to one connection under load (default true:
-   * whole-messages.ts). False sends each on a connection of its own.
+   * Send the transactions that are whole, of many callers, together on one
+   * connection under load, one wait for the disk for them all (default
+   * true: grouped-commits.ts). False sends each on a connection of its own.
    */
   together?: boolean;
 }
@@ -52,16 +49,14 @@ export interface PgDatabaseOptions {
  */
 export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: PgDatabaseOptions = {}): SqlDatabase {
   const pool = source instanceof pg.Pool ? source : new pg.Pool(typeof source === "string" ? { connectionString: source } : source);
+  // Every connection pipelines, the caller's pool's too: set before any query goes on it.
+  pool.on("connect", (client) => void ((client as { pipeline: boolean }).pipeline = true));
   survivesLostConnections(pool);
   // The adapter's statements are short: JIT compiling, which PostgreSQL starts once a plan's estimate
-  // passes jit_above_cost (a counted page on a large board can), costs them ~0.5 s and saves nothing.
+  // passes jit_above_cost (a counted page on a large board can), costs them far more than it saves.
   pool.on("connect", (client) => void client.query("SET jit = off").catch(() => undefined));
-  const preparedOf = (client: pg.PoolClient) => {
-    let statements = prepared.get(client);
-    if (statements === undefined && options.prepare !== false) prepared.set(client, statements = new PreparedStatements());
-    return statements;
-  };
-  const whole = options.together === false ? undefined : new WholeMessages({ pool, preparedOf });
+  const prepare = options.prepare !== false;
+  const whole = options.together === false ? undefined : new GroupedCommits(pool, prepare);
   // The server processes of the pool's connections: notices sent through them are this process's own.
   const own = new Set<number>();
   pool.on("connect", (client) => own.add(backendPid(client) ?? 0));
@@ -71,14 +66,14 @@ export function pgDatabase(source: string | pg.PoolConfig | pg.Pool, options: Pg
     pool: () => ({ max: pool.options.max ?? 10, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async session(fn) {
       const client = await pool.connect();
-      const session = new PgSession(client, preparedOf(client));
+      const session = new PgSession(client, prepare);
       try {
         return await fn(session);
       } finally {
-        session.client.release(session.broken);
+        client.release(retire(client, session.failed));
       }
     },
-    whole: whole && ((compose) => whole.send(compose)),
+    whole: whole && ((message) => whole.send(message)),
     close: () => pool.end(),
     listen: (channel, handlers) => listenOn(listenConfig(pool, options.listenUrl), { pool, whole, own }, channel, handlers),
   };
@@ -109,10 +104,10 @@ export function listenConfig(pool: pg.Pool, listenUrl?: string): pg.ClientConfig
   return { ...pool.options, password: pool.options.password, application_name };
 }
 
-/** Where `listenOn` sends notices: the pool, and its whole messages, if they go together. */
+/** Where `listenOn` sends notices: the pool, and its grouped commits, if transactions go together. */
 interface NoticeRoute {
   pool: pg.Pool;
-  whole: WholeMessages | undefined;
+  whole: GroupedCommits | undefined;
   /** The server processes of the pool's connections. */
   own: ReadonlySet<number>;
 }
@@ -120,9 +115,9 @@ interface NoticeRoute {
 /**
  * LISTEN on a connection of its own (not the pool's: it stays open), again
  * after a pause whenever it is lost. Notices go out as a transaction of
- * their own in the next write of whole messages (whole-messages.ts: no
- * write of their own; that transaction runs after the ones before it in
- * the write, so a notice never comes before the commits it tells of); else
+ * their own in the next group of whole transactions (grouped-commits.ts:
+ * that transaction runs after the ones before it in the group, so a notice
+ * never comes before the commits it tells of); else
  * on the listening connection while it listens (one at a time: row-notices.ts
  * sends them so), else through the pool.
  */
@@ -165,10 +160,9 @@ function listenOn(config: pg.ClientConfig, route: NoticeRoute, channel: string, 
   void connect();
   return {
     async notify(payload) {
-      // The values written in: a text, which goes as it is in a write of whole transactions, or as one simple query.
-      const notify = `SELECT pg_notify(${literal(channel)}, ${literal(payload)})`;
-      if (route.whole !== undefined) await route.whole.send(() => ({ statements: ["BEGIN", notify, "COMMIT"], fresh: [], readOnly: true }));
-      else await (listening ?? route.pool).query(notify);
+      const notify: Sql = { text: NOTIFY, params: [channel, payload] };
+      if (route.whole !== undefined) await route.whole.send({ statements: [{ text: "BEGIN", params: [] }, notify, { text: "COMMIT", params: [] }], readOnly: true });
+      else await (listening ?? route.pool).query(NOTIFY, [channel, payload]);
     },
     async stop() {
       stopped = true;
@@ -186,54 +180,31 @@ function backendPid(client: pg.Client): number | null {
   return (client as unknown as { processID: number | null }).processID;
 }
 
-/**
- * A session on one pooled client (a class: every transaction makes one). Its
- * queries run one after the other in call order, since node-postgres
- * deprecates concurrent queries on one client.
- */
+/** A session on one pooled client (a class: every transaction makes one). */
 class PgSession implements SqlSession {
-  /** The connection's own error, if one came: the client is then not reused. */
-  broken: Error | undefined = undefined;
-  private tail: Promise<unknown> = Promise.resolve();
+  /** The first failure met, if any: it decides whether the client is reused (pg-queries.ts `retire`). */
+  failed: unknown = undefined;
 
-  constructor(readonly client: pg.PoolClient, readonly prepared: PreparedStatements | undefined) {}
+  constructor(private readonly client: pg.PoolClient, private readonly prepare: boolean) {}
 
-  async query<Row>(text: string, params?: readonly unknown[]): Promise<Row[]> {
-    // Several statements in one simple query answer one result each: the last one is the one asked for.
-    const results = await this.inTurn(async () => {
-      const result = await this.client.query(text, params?.map(toPgValue)) as pg.QueryResult | pg.QueryResult[];
-      return Array.isArray(result) ? result : [result];
-    });
-    return (results.at(-1)?.rows ?? []) as Row[];
-  }
-
-  batch<Row>(statements: readonly Sql[]): Promise<Row[][]> {
-    return this.inTurn(async () => {
-      const { results, error } = await runBound(this.client, statements);
-      if (error !== undefined) throw error;
-      return results as Row[][];
-    });
-  }
-
-  /** Runs `send` after what was asked for before it. */
-  private inTurn<T>(send: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(() => this.guarded(send));
-    this.tail = result.catch(() => undefined);
-    return result;
-  }
-
-  private async guarded<T>(send: () => Promise<T>): Promise<T> {
+  async query<Row>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
     try {
-      return await send();
+      // Several statements in one simple query answer one result each: the last one is the one asked for.
+      const result = await this.client.query(pgQuery(this.client, { text, params }, this.prepare)) as pg.QueryResult | pg.QueryResult[];
+      return ((Array.isArray(result) ? result.at(-1) : result)?.rows ?? []) as Row[];
     } catch (error) {
-      // An error with no SQLSTATE is the connection's, not the statement's: do not reuse it.
-      if (!hasSqlState(error)) this.broken = error as Error;
+      this.failed ??= error;
       throw error;
     }
   }
-}
 
-/** node-postgres sends a Buffer as bytea; a plain Uint8Array becomes one without a copy. */
-function toPgValue(value: unknown): unknown {
-  return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+  async batch<Row>(statements: readonly Sql[]): Promise<Row[][]> {
+    const outcomes = await runAll(this.client, statements, this.prepare);
+    const error = firstFailure(outcomes);
+    if (error !== undefined) {
+      this.failed ??= error;
+      throw error;
+    }
+    return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<pg.QueryResult>).value.rows as Row[]);
+  }
 }

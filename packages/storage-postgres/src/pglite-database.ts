@@ -4,13 +4,9 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { lockDataDir } from "./data-dir-lock.js";
+import { runBatch } from "./pglite-batch.js";
 import { isFolder, syncedPglite } from "./pglite-disk.js";
-import { PreparedStatements } from "./prepared-statements.js";
-import { createQueue, type SqlDatabase } from "./sql-database.js";
-import { simpleTexts, type Sql } from "./sql-statement.js";
-
-/** Per instance (its one connection), however many databases use it. */
-const preparedOf = new WeakMap<PGlite, PreparedStatements>();
+import { createQueue, type Sql, type SqlDatabase } from "./sql-database.js";
 
 /**
  * A database on a PGlite instance: the caller's, or a new one in `dataDir`
@@ -35,8 +31,6 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
     synced.catch(() => undefined);
   } else db = new PGlite(source);
   const turns = createQueue();
-  let prepared = preparedOf.get(db);
-  if (prepared === undefined) preparedOf.set(db, prepared = new PreparedStatements());
   return {
     kind: "pglite",
     oneProcess: true,
@@ -44,13 +38,14 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
       await synced;
       const queue = createQueue();
       return fn({
-        prepared,
-        query: (text, params) => queue(async () => {
-          // A statement without parameters goes as a simple query (as node-postgres sends it): PGlite then skips describing it.
-          if (params === undefined) return ((await db.exec(text)).at(-1)?.rows ?? []) as never[];
-          return (await db.query<never>(text, [...params])).rows;
+        query: (text, params = []) => queue(() => run(db, { text, params })),
+        batch: (statements) => queue(async () => {
+          // All in one exchange (pglite-batch.ts); the first failure fails the batch (the ones after it failed for it).
+          const outcomes = await runBatch(db, statements);
+          const failed = outcomes.find((outcome) => outcome instanceof Error);
+          if (failed !== undefined) throw failed;
+          return outcomes as never[][];
         }),
-        batch: (statements) => queue(() => batch(db, statements)),
       });
     }),
     durable,
@@ -61,17 +56,11 @@ export function pgliteDatabase(source?: string | PGlite): SqlDatabase {
   };
 }
 
-/**
- * `statements` as one simple query (PGlite runs one message at a time on this thread: a prepared statement goes as
- * EXECUTE, after its PREPARE when the message prepares it), answering each statement's rows.
- */
-async function batch(db: PGlite, statements: readonly Sql[]): Promise<never[][]> {
-  const texts: string[] = [];
-  const answers: number[] = [];
-  for (const sql of statements) {
-    texts.push(...simpleTexts(sql));
-    answers.push(texts.length - 1);
-  }
-  const results = await db.exec(texts.join(";\n"));
-  return answers.map((at) => (results[at]?.rows ?? []) as never[]);
+/** One statement's rows: with parameters, bound; without, as a simple query (which may hold several statements: the last one's rows). */
+async function run(db: PGlite, sql: Sql): Promise<never[]> {
+  // As node-postgres sends it: PGlite then skips describing the statement.
+  if (sql.params.length === 0) return ((await db.exec(sql.text)).at(-1)?.rows ?? []) as never[];
+  const [outcome] = await runBatch(db, [sql]);
+  if (outcome instanceof Error) throw outcome;
+  return outcome!;
 }

@@ -7,7 +7,7 @@
 
 /**
  * SQLSTATEs of a prepared statement missing, or one of that name already there: a pooler handed the transaction to
- * another server connection (prepared-statements.ts); the pipeline makes its connection prepare everything anew.
+ * another server connection (pg-queries.ts); the transaction runs again, and its connection is replaced.
  */
 const LOST_STATEMENT = new Set([
   "26000", // invalid_sql_statement_name

@@ -5,15 +5,14 @@
  * rows written meanwhile in one NOTIFY, and not inside the transaction:
  * PostgreSQL makes a transaction that notifies take the notify queue's lock
  * at commit and hold it until the commit is done, so every writing
- * transaction of every process committed one at a time (replaying a
- * datastore Set's messages for 50 players with pgbench, the NOTIFY in them
- * cut the rate from ~3.8k to ~1.5k a second). On a PostgreSQL server they go
- * as a transaction of their own in the next write of whole transactions
- * (whole-messages.ts), which commits without waiting for the disk: the lock
- * is held for a moment, and a notice costs no write. The price: another process may
- * serve its copy for the time of one more message (a fraction of a millisecond),
- * and up to the copies' lifetime (`rowCacheMs`, 5 s) if this process dies
- * between the commit and the notice.
+ * transaction of every process would commit one at a time. On a PostgreSQL
+ * server they go as a transaction of their own in the next group of whole
+ * transactions (grouped-commits.ts), which waits for no disk (it tells of
+ * commits already durable): the lock is held for a moment, and a notice
+ * needs no connection of its own. The price: another process may serve its
+ * copy for the time of one more message, and up to the copies' lifetime
+ * (`rowCacheMs`, 5 s) if this process dies between the commit and the
+ * notice.
  */
 
 /** A row a transaction wrote: its table and id. */

@@ -4,18 +4,24 @@
  */
 
 import type { StorageStats } from "@playfield/core";
-import type { PreparedStatements } from "./prepared-statements.js";
-import type { Sql } from "./sql-statement.js";
 
-/** A connection's queries, run one after the other in call order. */
-export interface SqlSession {
+/**
+ * One statement with its `$1…` parameters (Uint8Array for bytea), which go
+ * apart from the text: the driver binds them.
+ */
+export interface Sql {
+  text: string;
+  params: readonly unknown[];
   /**
-   * The statements this connection has prepared, when its database keeps
-   * them per connection: a transaction's statements then go by name with
-   * their values (prepared-statements.ts). Without it they go as texts,
-   * their parameters written in.
+   * Prepared once per connection and run by name after that (the default).
+   * False for a statement whose best plan depends on its values (a range,
+   * an offset), which PostgreSQL would otherwise plan once for all values.
    */
-  readonly prepared?: PreparedStatements;
+  prepare?: boolean;
+}
+
+/** A connection's queries, run in call order. */
+export interface SqlSession {
   /**
    * Runs one statement with `$1…` parameters (Uint8Array for bytea) and
    * answers its rows. With no parameters it goes as a simple query, which may
@@ -23,20 +29,18 @@ export interface SqlSession {
    */
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
   /**
-   * Runs statements (texts without parameters, or statements of `prepared`
-   * by name) as one message, one round trip, and answers each one's rows,
-   * in order. The first that fails fails the whole, and the ones after it
-   * do not run.
+   * Runs statements in order, sent together (one round trip where the
+   * driver pipelines), and answers each one's rows, in order. The first
+   * that fails fails the whole; the ones after it do not run, or fail too
+   * (PostgreSQL refuses every statement after a failed one until the
+   * transaction ends).
    */
   batch<Row = Record<string, unknown>>(statements: readonly Sql[]): Promise<Row[][]>;
 }
 
-/** A transaction's one message as written for one connection (`SqlDatabase.whole`). */
+/** A transaction whole, from BEGIN to COMMIT (`SqlDatabase.whole`). */
 export interface WholeMessage {
-  /** Its statements, from BEGIN to COMMIT. */
   statements: Sql[];
-  /** The statements it prepares on the connection (`PreparedStatements.write`), forgotten if it fails or does not run. */
-  fresh: string[];
   /** It writes nothing that must outlive a crash (a read-only transaction, a NOTIFY): its answer waits for no disk. */
   readOnly?: boolean;
 }
@@ -52,16 +56,13 @@ export interface SqlDatabase {
    */
   session<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   /**
-   * Runs a transaction that is one message whole (`BEGIN; …; COMMIT`) on
-   * any connection, and answers each statement's rows, in order; where it
-   * fails, with the error of the statement that failed (nothing of it is
-   * committed then). Under load such messages of many transactions go in
-   * one write and run one after the other (whole-messages.ts). `compose`
-   * writes the message for the connection that will send it (its prepared
-   * statements), again each time it is about to go: a message written
-   * behind one that failed did not run, and goes again.
+   * Runs a transaction whole (`BEGIN; …; COMMIT`) on any connection, and
+   * answers each statement's rows, in order; where it fails, with the error
+   * of the statement that failed (nothing of it is committed then). Under
+   * load the transactions of many callers go together on one connection,
+   * one after the other (grouped-commits.ts).
    */
-  whole?<Row = Record<string, unknown>>(compose: (prepared: PreparedStatements | undefined) => WholeMessage): Promise<Row[][]>;
+  whole?<Row = Record<string, unknown>>(message: WholeMessage): Promise<Row[][]>;
   /**
    * Settles once every commit made so far is on disk, where a commit returns
    * before (PGlite in a folder: pglite-disk.ts). Called before answering
@@ -134,9 +135,9 @@ export class HeldSession {
 export type Queue = <T>(task: () => Promise<T>) => Promise<T>;
 
 /**
- * A queue: each task starts when the one before it settles. Sessions queue
- * their queries, since node-postgres deprecates concurrent queries on one
- * client and a transaction's function may well start several reads at once.
+ * A queue: each task starts when the one before it settles (PGlite's
+ * sessions take turns on its one connection, and each session's queries
+ * run in call order).
  */
 export function createQueue(): Queue {
   let tail: Promise<unknown> = Promise.resolve();

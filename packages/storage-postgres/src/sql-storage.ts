@@ -223,7 +223,7 @@ async function fromCopies<B>(cache: RowCache, reads: (tx: Tx) => Promise<B>): Pr
 }
 
 /** How long a cached row is kept at most (writes outside Playfield). */
-// Each copy costs a read once per this time: at 1 s, a player calling ten times a second missed 3 rows in 10 calls.
+// Each copy costs a read once per this time: a short one makes a player's frequent calls miss their copies.
 const DEFAULT_ROW_CACHE_MS = 5_000;
 
 /** A row a run wrote to a table whose copies are kept (`keepsCopies`), to keep as committed (`RowCache.wrote`). */

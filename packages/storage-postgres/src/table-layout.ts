@@ -64,7 +64,7 @@ export interface TableLayout {
   put: string;
   /**
    * The upsert alone, for a put that cannot clash (each unique key null, or looked up and found free) on a table
-   * without counted indexes: `put` less its check, which would find nothing (about 10–20 µs of the database's CPU a put).
+   * without counted indexes: `put` less its check, which would find nothing.
    */
   putUnchecked: string;
   /** The delete of a row by id, moving counts (see `deleteSql`). */

@@ -5,9 +5,8 @@
  * driver's parsing and a turn of the event loop), so:
  *
  * - statements asked for in the same turn (a `Promise.all` of reads) go
- *   together as one message (statements the connection prepared, by name
- *   with their values, where it keeps them: prepared-statements.ts; else
- *   their parameters written in as literals);
+ *   together as one message (sent at once, answered together: the driver
+ *   pipelines them, pg-queries.ts);
  * - BEGIN travels with the first message;
  * - a write whose answer nothing waits for (a put to a table without unique
  *   or counted indexes) waits for the next message or for COMMIT, and so
@@ -22,16 +21,14 @@
  * - a connection is taken only when a message must go, and kept to the end;
  *   a transaction that is one message whole (`BEGIN; …; COMMIT`, as a call
  *   whose reads all found copies makes) takes none of its own: where the
- *   database can (`SqlDatabase.whole`), it goes in one write with other
- *   such messages (whole-messages.ts).
+ *   database can (`SqlDatabase.whole`), it goes together with other such
+ *   transactions (grouped-commits.ts).
  *
  * A message that fails fails every statement in it: the database aborts the
  * transaction at the first failed statement, so nothing after it counts.
  */
-import { writeControl, type PreparedStatements } from "./prepared-statements.js";
 import { isCheckFailed } from "./retry-policy.js";
-import { HeldSession, type SqlDatabase, type WholeMessage } from "./sql-database.js";
-import { unnamed, type Sql } from "./sql-statement.js";
+import { HeldSession, type Sql, type SqlDatabase } from "./sql-database.js";
 
 /** Thrown when a read-only transaction, already committed with its first reads, asks for more: it runs again in full. */
 export class ReadsAfterCommit extends Error {
@@ -49,13 +46,9 @@ export class StaleCopy extends Error {
   }
 }
 
-export interface Statement {
-  text: string;
-  params: readonly unknown[];
+export interface Statement extends Sql {
   /** The check of a copy (`check`): a division by zero in its message means a stale copy. */
   check?: boolean;
-  /** Prepared on the connection, where it keeps statements; false for a statement whose best plan depends on its values. */
-  prepare: boolean;
   /** Absent for a deferred write: nothing waits for its rows. */
   answer?: { resolve: (rows: never[]) => void; reject: (error: unknown) => void };
 }
@@ -151,6 +144,9 @@ export class Pipeline {
     await this.settled();
     if (this.failure !== undefined) throw this.failure;
     if (this.sealed || (!this.begun && this.pending.length === 0 && this.before.length === 0)) return;
+    // Reads before a writing transaction not sent yet: they go first, with its BEGIN (a failed read must not leave
+    // a commit behind it: each statement is its own message, and the ones after a failure still run).
+    if (!this.begun && this.before.length > 0 && !this.options.readOnly) await this.send([], false);
     const batch = this.pending;
     this.pending = [];
     await this.send(batch, true);
@@ -164,7 +160,7 @@ export class Pipeline {
     this.pending = [];
     this.before = [];
     // After a failed COMMIT there is no transaction left, and a broken connection cannot answer: neither matters here.
-    // (A whole message that failed left no transaction open: whole-messages.ts rolls its connection back.)
+    // (A whole transaction that failed left none open: its COMMIT ended it.)
     if (this.begun && !this.committed && this.session.taken) await (await this.session.get()).query("ROLLBACK").catch(() => undefined);
   }
 
@@ -219,28 +215,17 @@ export class Pipeline {
     const before = first ? this.before : [];
     this.before = [];
     let results: unknown[][];
-    /** Per statement of `before` then `batch`, the index of the result that answers it (in the message as last written). */
-    let answers: number[] = [];
+    /** Per statement of `before` then `batch`, the index of the result that answers it. */
+    const answers: number[] = [];
     try {
       if (this.failure !== undefined) throw this.failure;
       this.begun = true;
       if (commitToo) this.sealed = true;
-      const compose = (prepared: PreparedStatements | undefined): WholeMessage => {
-        const message = this.compose(prepared, before, batch, first, commitToo);
-        answers = message.answers;
-        return message;
-      };
+      const statements = this.compose(answers, before, batch, first, commitToo);
       if (first && commitToo && this.database.whole !== undefined) {
-        results = await this.database.whole(compose);
+        results = await this.database.whole({ statements, readOnly: this.options.readOnly });
       } else {
-        const session = await this.session.get();
-        const message = compose(session.prepared);
-        try {
-          results = await session.batch(message.statements);
-        } catch (error) {
-          session.prepared?.failed(error, message.fresh);
-          throw error;
-        }
+        results = await (await this.session.get()).batch(statements);
       }
     } catch (thrown) {
       const error = isCheckFailed(thrown) && batch.some((statement) => statement.check) ? new StaleCopy(thrown) : thrown;
@@ -254,40 +239,26 @@ export class Pipeline {
     for (let i = 0; i < batch.length; i++) batch[i]!.answer?.resolve((results[answers[before.length + i]!] ?? []) as never[]);
   }
 
-  /** The message of `before` and `batch` as written for a connection that keeps `prepared` (none: parameters written in). */
-  private compose(
-    prepared: PreparedStatements | undefined, before: readonly Statement[], batch: readonly Statement[], first: boolean, commit: boolean,
-  ): WholeMessage & { answers: number[] } {
-    const message = { statements: [] as Sql[], fresh: [] as string[], answers: [] as number[], readOnly: this.options.readOnly };
-    try {
-      this.fill(message, prepared, before, batch, first, commit);
-    } catch (error) {
-      // A value no statement can take (a bug): what the message prepared was never sent.
-      prepared?.forget(message.fresh);
-      throw error;
-    }
-    return message;
-  }
-
-  /** Writes `before` and `batch` into `message`. */
-  private fill(
-    message: WholeMessage & { answers: number[] }, prepared: PreparedStatements | undefined,
-    before: readonly Statement[], batch: readonly Statement[], first: boolean, commit: boolean,
-  ): void {
+  /** The statements of `before` and `batch`, each one's index pushed to `answers`. */
+  private compose(answers: number[], before: readonly Statement[], batch: readonly Statement[], first: boolean, commit: boolean): Sql[] {
+    const statements: Sql[] = [];
+    const add = (statement: Statement) => {
+      answers.push(statements.length);
+      statements.push(statement);
+    };
     if (before.length > 0) {
-      writeControl(message.statements, this.options.beginBefore ?? "BEGIN READ ONLY", prepared, message.fresh);
-      for (const statement of before) write(message, statement, prepared);
-      writeControl(message.statements, "COMMIT", prepared, message.fresh);
+      statements.push(control(this.options.beginBefore ?? "BEGIN READ ONLY"));
+      before.forEach(add);
+      statements.push(control("COMMIT"));
     }
-    if (first) writeControl(message.statements, this.options.begin, prepared, message.fresh);
-    for (const statement of batch) write(message, statement, prepared);
-    if (commit) writeControl(message.statements, "COMMIT", prepared, message.fresh);
+    if (first) statements.push(control(this.options.begin));
+    batch.forEach(add);
+    if (commit) statements.push(control("COMMIT"));
+    return statements;
   }
 }
 
-/** Appends `statement` to `message`, by name where the connection keeps prepared statements, and where its rows will be. */
-function write(message: WholeMessage & { answers: number[] }, statement: Statement, prepared: PreparedStatements | undefined): void {
-  if (prepared === undefined || !statement.prepare) message.statements.push(unnamed(statement.text, statement.params, statement.answer !== undefined));
-  else prepared.write(message.statements, statement.text, statement.params, message.fresh, statement.answer !== undefined);
-  message.answers.push(message.statements.length - 1);
+/** A statement of no parameters (BEGIN, COMMIT). */
+function control(text: string): Sql {
+  return { text, params: [] };
 }

@@ -1,34 +1,39 @@
 /** A database that records each message it is sent, for tests that count round trips. */
-import type { SqlDatabase } from "../src/index.js";
-import { simpleTexts } from "../src/sql-statement.js";
+import type { Sql, SqlDatabase } from "../src/index.js";
 
 /**
  * `database`, with each message pushed to `messages` (a batch as its
- * statements joined by "; "). Its sessions prepare no statements, so that a
- * message reads as the statements it runs, their parameters written in;
- * the messages are the same ones either way (test/prepared-statements.test.ts
- * tests the prepared ones).
+ * statements joined by "; ", each shown with its values in place of its
+ * parameters, to be read by the tests: never sent so).
  */
 export function countedDatabase(database: SqlDatabase, messages: string[]): SqlDatabase {
   return {
     ...database,
     session: (fn) => database.session((session) => fn({
       query: (text, params) => {
-        messages.push(text);
+        messages.push(shown({ text, params: params ?? [] }));
         return session.query(text, params);
       },
       batch: (statements) => {
-        messages.push(statements.flatMap(simpleTexts).join("; "));
+        messages.push(statements.map(shown).join("; "));
         return session.batch(statements);
       },
     })),
-    // A whole transaction's message, each time it is sent (whole-messages.ts sends one that did not run again).
-    whole: database.whole && ((compose) => database.whole!(() => {
-      const message = compose(undefined);
-      messages.push(message.statements.flatMap(simpleTexts).join("; "));
-      return message;
-    })),
+    // A whole transaction, as one message.
+    whole: database.whole && ((message) => {
+      messages.push(message.statements.map(shown).join("; "));
+      return database.whole!(message);
+    }),
   };
+}
+
+/** `sql` with its values shown in place of `$1…`: bytes in hex, texts quoted as they are. */
+function shown(sql: Sql): string {
+  return sql.text.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = sql.params[Number(n) - 1];
+    if (value instanceof Uint8Array) return `'\\x${Buffer.from(value).toString("hex")}'`;
+    return typeof value === "string" ? `'${value}'` : String(value);
+  });
 }
 
 /** The messages `fn` made a counted database send (`messages` is emptied first). */

@@ -85,7 +85,7 @@ describe.skipIf(bin === null)("durable commits on a private PostgreSQL cluster",
       await put(storage, "read-me");
       const position = async () => (await monitor.query<{ at: string }>("SELECT pg_current_wal_insert_lsn() AS at")).rows[0]!.at;
       const before = await position();
-      // At once: they go together in one write, with nothing after them.
+      // At once: they go together in one group, with nothing after them.
       const rows = await Promise.all(Array.from({ length: 5 }, () => storage.transact((tx) => tx.get(Plain, "read-me"), { readOnly: true })));
       expect(rows.map((row) => row?.id)).toEqual(Array(5).fill("read-me"));
       expect(await position()).toBe(before);

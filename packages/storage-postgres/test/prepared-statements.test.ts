@@ -1,54 +1,61 @@
 /*
- * Statements prepared per connection (prepared-statements.ts), on a real
- * database: a connection executes what it prepared, answers stay right when
- * a message that prepared statements fails, and when the connection
- * deallocates them all and prepares again. On PGlite and, when it answers,
- * on PostgreSQL, each with one connection whose statements the test holds.
+ * Statements prepared per connection through node-postgres's named query
+ * configs (pg-queries.ts), on a PostgreSQL server: each statement with
+ * parameters is parsed once per connection and bound by name after that,
+ * answers stay right when a transaction fails, a connection whose
+ * statements were lost (a pooler in between) or that holds too many is
+ * replaced, and nothing is prepared when told not to. Skipped (said once by
+ * the global setup) when PostgreSQL does not answer.
  */
-import { PGlite } from "@electric-sql/pglite";
 import { defineTable, UniqueViolation } from "@playfield/core";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { createSqlStorage, pgDatabase, pgliteDatabase, type SqlDatabase } from "../src/index.js";
-import { PreparedStatements } from "../src/prepared-statements.js";
-import { simpleTexts } from "../src/sql-statement.js";
+import { createSqlStorage, pgDatabase } from "../src/index.js";
+import { MAX_PREPARED } from "../src/pg-queries.js";
 import { dropSchema, freshSchema } from "./postgres-schema.js";
 
 interface Row { id: string; n: number; tag: string }
 const Plain = defineTable<Row>()({ name: "prep_plain", primaryKey: (row) => row.id, indexes: { byN: { key: (row) => [row.n] } } });
 const Unique = defineTable<Row>()({ name: "prep_unique", primaryKey: (row) => row.id, indexes: { byTag: { key: (row) => [row.tag], unique: true } } });
 
-/** `database` (one connection), its statements prepared by `statements`, every statement it is sent pushed to `sent` (as PREPARE and EXECUTE texts). */
-function holding(database: SqlDatabase, statements: PreparedStatements, sent: string[]): SqlDatabase {
-  return {
-    ...database,
-    session: (fn) => database.session((session) => fn({
-      prepared: statements,
-      query: (text, params) => session.query(text, params),
-      batch: (statements) => {
-        sent.push(...statements.flatMap(simpleTexts));
-        return session.batch(statements);
-      },
-    })),
-    // Every message on a session, whole transactions too: the test holds the statements of its one connection.
-    whole: undefined,
-  };
+/** What the pool's connections were sent: Parse messages of named statements, and Binds by name. */
+interface Sent { parsed: number; bound: number }
+
+/** A pool of one connection, its named Parses and Binds counted (the driver's connection, watched). */
+function countedPool(url: string, sent: Sent): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  pool.on("connect", (client) => {
+    const connection = (client as unknown as { connection: Record<"parse" | "bind", (config: { name?: string; statement?: string }) => void> }).connection;
+    const parse = connection.parse.bind(connection);
+    const bind = connection.bind.bind(connection);
+    connection.parse = (config) => void (config.name ? sent.parsed++ : 0, parse(config));
+    connection.bind = (config) => void (config.statement ? sent.bound++ : 0, bind(config));
+  });
+  return pool;
 }
 
-function suite(open: () => Promise<{ database: SqlDatabase; schema?: string }>) {
-  /** Runs transactions of every kind, a failed one among them, and answers what the connection was sent. */
-  async function run(statements: PreparedStatements): Promise<string[]> {
-    const { database, schema } = await open();
-    const sent: string[] = [];
-    const storage = createSqlStorage(holding(database, statements, sent), schema === undefined ? {} : { schema });
+const url = inject("postgresUrl");
+describe.skipIf(url === null)("prepared statements on PostgreSQL", () => {
+  const schemas: string[] = [];
+  const schema = () => {
+    schemas.push(freshSchema("prepared"));
+    return schemas.at(-1)!;
+  };
+  afterAll(async () => {
+    for (const name of schemas) await dropSchema(url!, name);
+  });
+
+  /** Runs transactions of every kind, a failed one among them, checking each answer. */
+  async function run(database: ReturnType<typeof pgDatabase>): Promise<void> {
+    const storage = createSqlStorage(database, { schema: schema() });
     try {
       await storage.init([Plain, Unique]);
-      for (let i = 0; i < 12; i++) {
+      for (let i = 0; i < 8; i++) {
         await storage.transact(async (tx) => {
           await tx.put(Plain, { id: `p${i}`, n: i % 3, tag: "" });
           await tx.put(Unique, { id: `u${i}`, n: i, tag: `t${i}` });
         });
-        // A clash in a message that may prepare statements: nothing of it stays, and the next transactions run.
+        // A clash: nothing of it stays, and the next transactions run.
         await expect(storage.transact((tx) => tx.put(Unique, { id: `v${i}`, n: i, tag: `t${i}` }))).rejects.toBeInstanceOf(UniqueViolation);
         const [plain, unique, byN] = await storage.transact((tx) => Promise.all([
           tx.get(Plain, `p${i}`), tx.get(Unique, `u${i}`), tx.query(Plain, "byN", { equals: [i % 3] }),
@@ -58,104 +65,64 @@ function suite(open: () => Promise<{ database: SqlDatabase; schema?: string }>) 
         expect(byN.map((row) => row.id).sort()).toEqual(Array.from({ length: i + 1 }, (_, j) => j).filter((j) => j % 3 === i % 3).map((j) => `p${j}`).sort());
       }
       expect(await storage.transact((tx) => tx.get(Unique, "v3"))).toBeUndefined();
-      // Every get and put went as EXECUTE; queries, whose best plan depends on their values, with their values written in.
-      expect(sent.some((text) => /^(SELECT data FROM \S+ WHERE id = |INSERT |WITH ).*'\\x/s.test(text))).toBe(false);
-      expect(sent.some((text) => /^SELECT data FROM .*'\\x.* ORDER BY /s.test(text))).toBe(true);
-      expect(sent.some((text) => text.startsWith("PREPARE ") && text.includes("ORDER BY"))).toBe(false);
-      return sent;
     } finally {
       await storage.close();
     }
   }
-  const kinds = (sent: string[]) => ({
-    executed: sent.filter((text) => text.startsWith("EXECUTE ")).length,
-    prepared: sent.filter((text) => text.startsWith("PREPARE ")).length,
-    deallocated: sent.filter((text) => text === "DEALLOCATE ALL").length,
-  });
 
-  it("should execute what the connection prepared once, with the same answers after failed messages", async () => {
-    const { executed, prepared, deallocated } = kinds(await run(new PreparedStatements()));
-    expect(deallocated).toBe(0);
-    expect(executed).toBeGreaterThan(4 * prepared);
+  it("should parse each statement once per connection and bind it by name after, with the same answers after failed transactions", async () => {
+    const sent: Sent = { parsed: 0, bound: 0 };
+    await run(pgDatabase(countedPool(url!, sent)));
+    expect(sent.parsed).toBeGreaterThan(0);
+    expect(sent.bound).toBeGreaterThan(4 * sent.parsed);
   }, 60_000);
 
-  it("should run a transaction again, its statements prepared anew, when the connection lost them (a pooler in transaction mode)", async () => {
-    const { database, schema } = await open();
-    const sent: string[] = [];
-    const storage = createSqlStorage(holding(database, new PreparedStatements(), sent), schema === undefined ? {} : { schema });
+  it("should answer the same with nothing prepared (a pooler in transaction mode in front)", async () => {
+    const sent: Sent = { parsed: 0, bound: 0 };
+    await run(pgDatabase(countedPool(url!, sent), { prepare: false }));
+    expect(sent).toEqual({ parsed: 0, bound: 0 });
+  }, 60_000);
+
+  it("should run a transaction again on a new connection when its connection lost its statements", async () => {
+    const database = pgDatabase(new pg.Pool({ connectionString: url!, max: 1 }));
+    const storage = createSqlStorage(database, { schema: schema() });
     try {
       await storage.init([Plain]);
       await storage.transact((tx) => tx.put(Plain, { id: "a", n: 1, tag: "" }));
       expect(await storage.transact((tx) => tx.get(Plain, "a"))).toMatchObject({ n: 1 });
       // What a server connection of its own would hold: none of the statements this one prepared.
-      await database.session((session) => session.query("DEALLOCATE ALL"));
-      sent.length = 0;
+      const lost = await database.session(async (session) => {
+        await session.query("DEALLOCATE ALL");
+        return (await session.query<{ pid: number }>("SELECT pg_backend_pid() AS pid"))[0]!.pid;
+      });
       expect(await storage.transact(async (tx) => {
         const row = await tx.get(Plain, "a");
         await tx.put(Plain, { ...row!, n: row!.n + 1 });
         return tx.get(Plain, "a");
       })).toMatchObject({ n: 2 });
-      expect(sent.filter((text) => text === "DEALLOCATE ALL")).toHaveLength(1);
-      expect(await storage.transact((tx) => tx.get(Plain, "a"))).toMatchObject({ n: 2 });
+      expect(await database.session(async (session) => (await session.query<{ pid: number }>("SELECT pg_backend_pid() AS pid"))[0]!.pid)).not.toBe(lost);
     } finally {
       await storage.close();
     }
   }, 60_000);
 
-  it("should answer the same when the connection deallocates its statements and prepares them again", async () => {
-    // Two names at most: fewer than the statements the run prepares.
-    const { deallocated } = kinds(await run(new PreparedStatements(2)));
-    expect(deallocated).toBeGreaterThan(1);
-  }, 60_000);
-}
-
-describe("prepared statements on PGlite", () => {
-  suite(async () => {
-    return { database: pgliteDatabase(new PGlite()) };
-  });
-});
-
-const url = inject("postgresUrl");
-describe.skipIf(url === null)("prepared statements on PostgreSQL", () => {
-  const schemas: string[] = [];
-  afterAll(async () => {
-    for (const schema of schemas) await dropSchema(url!, schema);
-  });
-  it("should prepare nothing when told not to (a pooler in transaction mode in front)", async () => {
-    const literal = pgDatabase(url!, { prepare: false });
-    const prepared = pgDatabase(url!);
+  it("should replace a connection once it holds more than MAX_PREPARED statements", async () => {
+    const database = pgDatabase(new pg.Pool({ connectionString: url!, max: 1 }));
+    const pid = (session: { query<Row>(text: string): Promise<Row[]> }) => session.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
     try {
-      expect(await literal.session(async (session) => session.prepared)).toBeUndefined();
-      expect(await prepared.session(async (session) => session.prepared)).toBeInstanceOf(PreparedStatements);
-    } finally {
-      await literal.close();
-      await prepared.close();
-    }
-  });
-
-  it("should answer the same with nothing prepared: every statement written in, its rows answered", async () => {
-    const schema = freshSchema("prepared");
-    schemas.push(schema);
-    const storage = createSqlStorage(pgDatabase(url!, { prepare: false }), { schema });
-    try {
-      await storage.init([Plain, Unique]);
-      await storage.transact(async (tx) => {
-        await tx.put(Plain, { id: "a", n: 1, tag: "" });
-        await tx.put(Unique, { id: "u", n: 2, tag: "t" });
+      const first = await database.session(async (session) => {
+        for (let i = 0; i < MAX_PREPARED; i++) await session.query(`SELECT $1::int + ${i}`, [i]);
+        return (await pid(session))[0]!.pid;
       });
-      await expect(storage.transact((tx) => tx.put(Unique, { id: "v", n: 3, tag: "t" }))).rejects.toBeInstanceOf(UniqueViolation);
-      const [plain, unique, byN] = await storage.transact((tx) => Promise.all([tx.get(Plain, "a"), tx.get(Unique, "u"), tx.query(Plain, "byN", { equals: [1] })]));
-      expect(plain).toEqual({ id: "a", n: 1, tag: "" });
-      expect(unique).toEqual({ id: "u", n: 2, tag: "t" });
-      expect(byN.map((row) => row.id)).toEqual(["a"]);
+      // Up to MAX_PREPARED, kept; one more, and it is closed when given back.
+      const second = await database.session(async (session) => {
+        await session.query(`SELECT $1::int + ${MAX_PREPARED}`, [0]);
+        return (await pid(session))[0]!.pid;
+      });
+      expect(second).toBe(first);
+      expect((await database.session(pid))[0]!.pid).not.toBe(first);
     } finally {
-      await storage.close();
+      await database.close();
     }
-  });
-
-  suite(async () => {
-    const schema = freshSchema("prepared");
-    schemas.push(schema);
-    return { database: pgDatabase(new pg.Pool({ connectionString: url!, max: 1 })), schema };
-  });
+  }, 60_000);
 });

@@ -7,15 +7,19 @@ export function gatedStorage() {
   let failing = false;
   let held: Promise<void> | null = null;
   let waiting = 0;
+  let writesWaiting = 0;
   let release = () => {};
   const gated: Storage = {
     ...storage,
     async transact(fn, options) {
       if (failing) throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
       if (held) {
+        const write = options?.readOnly !== true;
         waiting += 1;
+        if (write) writesWaiting += 1;
         await held;
         waiting -= 1;
+        if (write) writesWaiting -= 1;
       }
       return storage.transact(fn, options);
     },
@@ -29,5 +33,7 @@ export function gatedStorage() {
     release: () => release(),
     /** How many transactions wait for `release`. */
     get waiting() { return waiting; },
+    /** How many of them would write (a call's transaction, not a realtime recheck's read). */
+    get writesWaiting() { return writesWaiting; },
   };
 }

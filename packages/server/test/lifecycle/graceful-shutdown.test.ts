@@ -38,8 +38,9 @@ describe("listen(…).close(): graceful shutdown", () => {
 
     db.hold();
     const slow = post(server.url, GUEST, {});
-    // The request has reached the storage: it is under way when the shutdown begins.
-    await expect.poll(() => db.waiting).toBe(1);
+    // The request has reached the storage: it is under way when the shutdown begins
+    // (the socket's first recheck, a read, may be held beside it).
+    await expect.poll(() => db.writesWaiting).toBe(1);
     const closing = server.close({ timeoutMs: 5_000 });
     expect((await server.fetch("http://playfield.test/readyz")).status).toBe(503);
     expect(await socket.closed).toMatchObject({ code: RealtimeCloseCode.ServiceRestart });
@@ -56,7 +57,7 @@ describe("listen(…).close(): graceful shutdown", () => {
     const { db, errors, server } = await started();
     db.hold();
     const stuck = post(server.url, GUEST, {});
-    await expect.poll(() => db.waiting).toBe(1);
+    await expect.poll(() => db.writesWaiting).toBe(1);
     const since = performance.now();
     await server.close({ timeoutMs: 300 });
     expect(performance.now() - since).toBeLessThan(2_000);

@@ -4,7 +4,7 @@ import {
 } from "@playfield/core";
 import { MAX_BODY_BYTES, readJsonBody } from "../rpc/rpc-handler.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "../observe/request-id.js";
-import type { RequestEnv } from "../routes/fetch-handler.js";
+import type { AdminRoute } from "../observe/admin-handler.js";
 import type { ServerDeps } from "../server-deps.js";
 import { createAdminContext } from "./admin-context.js";
 import { createAdminRouter, type AdminImplementations } from "./admin-router.js";
@@ -22,8 +22,8 @@ export interface AdminApiOptions {
   operatorTokenSeconds?: number;
 }
 
-/** The admin API as an extra handler of the admin listener: its answer, or undefined for a path that is not an admin method. */
-export type AdminApiHandler = (request: Request, env?: RequestEnv) => Promise<Response | undefined>;
+/** The admin API is one route of the admin listener: its answer, or undefined for a path that is not an admin method. */
+export type AdminApiHandler = AdminRoute;
 
 const implementations: AdminImplementations = { operators: operatorMethods, players: playerMethods, moderation: moderationMethods, payouts: payoutMethods, audit: auditMethods };
 
